@@ -1,0 +1,43 @@
+"""Entry point: ``a2a-workbench`` opens the GUI; subcommands run headless (no Qt imported).
+
+Usage::
+
+    a2a-workbench [--no-demo]              # the desktop app, with the bundled demo agent
+    a2a-workbench send URL --method M ...  # one exchange, printed as JSON lines
+    a2a-workbench demo-agent [--port N]    # the bundled demo agent on loopback
+
+Exit statuses of the headless commands are documented in README.md.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from app.commands import SUBCOMMANDS
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI subcommand named in ``argv[0]``, or the GUI when there is none.
+
+    Args:
+        argv: the arguments after the program name; ``sys.argv[1:]`` when None.
+
+    Returns:
+        The process exit status.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[args[0]](args[1:])
+    if args and args[0] in ("-V", "--version"):
+        from app import __version__
+
+        print(f"a2a-workbench {__version__}")
+        return 0
+    # Imported late so that headless subcommands never load Qt.
+    from app.ui.application import run_gui
+
+    return run_gui(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

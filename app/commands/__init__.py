@@ -1,0 +1,34 @@
+"""Headless subcommands. Each module exposes ``main(argv: list[str]) -> int``.
+
+The table below is the public CLI surface (documented in README.md); adding a command is
+one import and one entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def _demo_agent(argv: list[str]) -> int:
+    from app.demo.server import main
+
+    return main(argv)
+
+
+def _send(argv: list[str]) -> int:
+    from app.commands.send import main
+
+    return main(argv)
+
+
+def _verify(argv: list[str]) -> int:
+    from app.commands.verify import main
+
+    return main(argv)
+
+
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "demo-agent": _demo_agent,
+    "send": _send,
+    "verify": _verify,
+}

@@ -1,0 +1,174 @@
+"""Printing exchange events for the CLI: ``jsonl`` (one JSON object a line) or ``pretty``.
+
+The JSON-lines records are a public interface (README.md, "CLI output events"): each has
+an ``"event"`` key — ``request``, ``response``, ``item``, ``error`` or ``end``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from app.protocol.events import (
+    NOT_JSON,
+    ExchangeEnd,
+    ExchangeError,
+    ExchangeEvent,
+    Headers,
+    Outcome,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+    StreamItem,
+)
+from app.protocol.secrets import mask_headers
+
+EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
+
+EXIT_STATUS = {
+    Outcome.OK: EXIT_OK,
+    Outcome.RPC_ERROR: EXIT_RPC,
+    Outcome.PROTOCOL_ERROR: EXIT_TRANSPORT,
+    Outcome.TRANSPORT_ERROR: EXIT_TRANSPORT,
+    Outcome.CANCELLED: EXIT_TRANSPORT,
+    Outcome.USAGE_ERROR: EXIT_USAGE,
+}
+"""Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
+failure, 3 usage error."""
+
+
+def headers_object(headers: Headers) -> dict[str, str]:
+    """Headers as a JSON object; repeated names are joined with ``", "`` (RFC 9110 §5.3)."""
+    out: dict[str, str] = {}
+    for name, value in headers:
+        out[name] = f"{out[name]}, {value}" if name in out else value
+    return out
+
+
+def body_value(raw: bytes, parsed: Any = NOT_JSON) -> Any:
+    """Parsed JSON where it parses, else the text (undecodable bytes replaced)."""
+    if parsed is not NOT_JSON:
+        return parsed
+    try:
+        return json.loads(raw) if raw.strip() else raw.decode("utf-8", "replace")
+    except (ValueError, RecursionError):
+        return raw.decode("utf-8", "replace")
+
+
+class Printer:
+    """Writes events to ``out`` as they arrive; tracks the head for the response record."""
+
+    def __init__(
+        self,
+        fmt: str,
+        out: TextIO = sys.stdout,
+        *,
+        reveal_secrets: bool = False,
+        secret_headers: Iterable[str] = (),
+    ) -> None:
+        self._fmt = fmt
+        self._out = out
+        self._reveal = reveal_secrets
+        self._secret_headers = tuple(secret_headers)
+        self._head: ResponseHead | None = None
+
+    def _headers(self, headers: Headers) -> Headers:
+        return headers if self._reveal else mask_headers(headers, self._secret_headers)
+
+    def emit(self, event: ExchangeEvent) -> None:
+        """Print one event (the response record waits for the body)."""
+        record = self.record(event)
+        if record is None:
+            return
+        if self._fmt == "jsonl":
+            self._out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            self._out.write(pretty(record) + "\n")
+        self._out.flush()
+
+    def record(self, event: ExchangeEvent) -> dict[str, Any] | None:
+        """The JSON record for ``event``, or None when it is folded into a later one."""
+        match event:
+            case RequestSent():
+                return {
+                    "event": "request",
+                    "rpc_method": event.rpc_method,
+                    "method": event.method,
+                    "url": event.url,
+                    "headers": headers_object(self._headers(event.headers)),
+                    "body": body_value(event.body),
+                }
+            case ResponseHead():
+                self._head = event
+                return None
+            case ResponseBody():
+                head = self._head
+                return {
+                    "event": "response",
+                    "status": head.status if head else None,
+                    "reason": head.reason if head else "",
+                    "headers": headers_object(head.headers) if head else {},
+                    "body": body_value(event.body, event.json),
+                    "elapsed_ms": round(event.t * 1000, 1),
+                }
+            case StreamItem():
+                return {
+                    "event": "item",
+                    "seq": event.seq,
+                    "data": body_value(event.raw, event.json),
+                    "raw": event.raw.decode("utf-8", "replace"),
+                    "elapsed_ms": round(event.t * 1000, 1),
+                }
+            case ExchangeError():
+                rec: dict[str, Any] = {
+                    "event": "error",
+                    "kind": event.kind.value,
+                    "message": event.message,
+                }
+                if event.code is not None:
+                    rec["code"] = event.code
+                if event.name:
+                    rec["name"] = event.name
+                if event.data is not None:
+                    rec["data"] = event.data
+                if event.details:
+                    rec["details"] = list(event.details)
+                return rec
+            case ExchangeEnd():
+                return {
+                    "event": "end",
+                    "outcome": event.outcome.value,
+                    "elapsed_ms": round(event.elapsed_ms, 1),
+                }
+        return None
+
+
+def pretty(record: dict[str, Any]) -> str:
+    """A human-readable rendering of one JSON-lines record."""
+    kind = record["event"]
+    if kind == "request":
+        lines = [f"→ {record['method']} {record['url']}  ({record['rpc_method']})"]
+        lines += [f"  {k}: {v}" for k, v in record["headers"].items()]
+        lines.append(_indent(record["body"]))
+        return "\n".join(lines)
+    if kind == "response":
+        lines = [f"← {record['status']} {record['reason']}  ({record['elapsed_ms']} ms)"]
+        lines += [f"  {k}: {v}" for k, v in record["headers"].items()]
+        lines.append(_indent(record["body"]))
+        return "\n".join(lines)
+    if kind == "item":
+        return f"· #{record['seq']} +{record['elapsed_ms']} ms\n{_indent(record['data'])}"
+    if kind == "error":
+        code = f" {record['code']}" if "code" in record else ""
+        name = f" {record['name']}" if record.get("name") else ""
+        lines = [f"✗ {record['kind']} error{code}{name}: {record['message']}"]
+        lines += [f"  {d}" for d in record.get("details", [])]
+        return "\n".join(lines)
+    return f"■ {record['outcome']} in {record['elapsed_ms']} ms"
+
+
+def _indent(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+    return "\n".join("  " + line for line in text.splitlines())

@@ -1,0 +1,145 @@
+"""``a2a-workbench send``: one A2A request from the command line, printed as events.
+
+    a2a-workbench send URL --method METHOD [--version 1.0|0.3] [--binding JSONRPC]
+        [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
+        [--output jsonl|pretty]
+
+Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
+failure, 3 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import NoReturn
+
+from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer
+from app.protocol import exchange
+from app.protocol.catalog import TemplateContext, find_method, methods_for
+from app.protocol.errors import UsageError
+from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.jsonrpc import new_request_id
+from app.protocol.request import A2ARequest, parse_body, render_body
+from app.protocol.types import Binding, ProtocolVersion
+
+
+class UsageExit(Exception):
+    """A command-line usage problem; exit status 3."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageExit(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``send`` argument parser (shared with ``--help``)."""
+    p = _Parser(prog="a2a-workbench send", description="Send one A2A request.")
+    p.add_argument("url", help="the interface URL (JSON-RPC endpoint)")
+    p.add_argument("--method", required=True, help="A2A method, e.g. SendMessage, message/send")
+    p.add_argument("--version", default="1.0", choices=[v.value for v in ProtocolVersion])
+    p.add_argument("--binding", default="JSONRPC", choices=[b.value for b in Binding])
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--text", help="fill the method's template with this message text")
+    source.add_argument("--body", help="a file holding the request params as JSON, or -")
+    p.add_argument(
+        "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
+    )
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
+    p.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
+    p.add_argument(
+        "--reveal-secrets", action="store_true", help="print credential headers unmasked"
+    )
+    return p
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``'Name: value'`` → ``("Name", "value")``.
+
+    Raises:
+        UsageExit: no colon or an empty name.
+    """
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise UsageExit(f"--header must look like 'Name: value', got {text!r}")
+    return name.strip(), value.strip()
+
+
+def request_from_args(args: argparse.Namespace) -> A2ARequest:
+    """Build the request the arguments describe.
+
+    Raises:
+        UsageExit: unknown method for --text, unreadable or invalid --body.
+    """
+    version = ProtocolVersion(args.version)
+    binding = Binding(args.binding)
+    spec = find_method(version, args.method)
+    if args.body is not None:
+        params_text = _read_body(args.body)
+        try:
+            parse_body(params_text)
+        except UsageError as exc:
+            raise UsageExit(str(exc)) from exc
+        if binding is Binding.JSONRPC:
+            # Wrap the params text as given, so numbers and key order reach the peer unchanged.
+            head = json.dumps({"jsonrpc": "2.0", "id": new_request_id(), "method": args.method})
+            body = head[:-1] + ', "params": ' + params_text.strip() + "}"
+        else:
+            body = params_text
+    else:
+        if spec is None:
+            names = ", ".join(m.name for m in methods_for(version))
+            raise UsageExit(
+                f"unknown {version.value} method {args.method!r} (known: {names}); "
+                "use --body to send any method"
+            )
+        ctx = TemplateContext(text=args.text if args.text is not None else "hello")
+        body = render_body(spec, binding, ctx)
+    return A2ARequest(
+        endpoint=args.url,
+        method=args.method,
+        body=body,
+        version=version,
+        binding=binding,
+        headers=tuple(parse_header(h) for h in args.header),
+        timeout=args.timeout,
+    )
+
+
+def _read_body(source: str) -> str:
+    try:
+        if source == "-":
+            return sys.stdin.read()
+        with open(source, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageExit(f"cannot read --body {source}: {exc}") from exc
+
+
+async def _run(request: A2ARequest, printer: Printer) -> Outcome:
+    outcome = Outcome.TRANSPORT_ERROR
+    async for event in exchange.run(request):
+        printer.emit(event)
+        if isinstance(event, ExchangeEnd):
+            outcome = event.outcome
+    return outcome
+
+
+def main(argv: list[str]) -> int:
+    """Run ``send``; returns the exit status (see module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+        request = request_from_args(args)
+    except UsageExit as exc:
+        print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    printer = Printer(args.output, reveal_secrets=args.reveal_secrets)
+    try:
+        outcome = asyncio.run(_run(request, printer))
+    except KeyboardInterrupt:
+        return EXIT_STATUS[Outcome.CANCELLED]
+    return EXIT_STATUS[outcome]

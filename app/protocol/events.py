@@ -1,0 +1,144 @@
+"""An exchange is a stream of events (DESIGN.md, "the house").
+
+Every send — JSON-RPC, REST or gRPC, unary or streaming — yields these frozen records in
+order: one :class:`RequestSent`, then usually one :class:`ResponseHead`, then a
+:class:`ResponseBody` (unary) or :class:`StreamItem` s (streaming), any number of
+:class:`ExchangeError` s, and always exactly one final :class:`ExchangeEnd`.
+
+``t`` on every event is seconds since the exchange started (monotonic clock).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+Headers = tuple[tuple[str, str], ...]
+"""Header or gRPC metadata pairs in wire order; names as sent or received."""
+
+
+class _Missing:
+    """Sentinel type: a body that did not parse as JSON (``None`` is valid JSON)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_JSON"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NOT_JSON: Any = _Missing()
+
+
+class ErrorKind(StrEnum):
+    """What went wrong, from whose side (h11's local/remote split).
+
+    - ``usage``: the request could not be built (bad JSON in the editor, bad URL). Nothing sent.
+    - ``transport``: the bytes did not make it (refused, timeout, reset, TLS).
+    - ``protocol``: the peer answered, but not with what the method promises.
+    - ``rpc``: the peer answered with an A2A/JSON-RPC/REST/gRPC error.
+    """
+
+    USAGE = "usage"
+    TRANSPORT = "transport"
+    PROTOCOL = "protocol"
+    RPC = "rpc"
+
+
+class Outcome(StrEnum):
+    """How an exchange ended, for status bars and exit statuses."""
+
+    OK = "ok"
+    RPC_ERROR = "rpc_error"
+    PROTOCOL_ERROR = "protocol_error"
+    TRANSPORT_ERROR = "transport_error"
+    USAGE_ERROR = "usage_error"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSent:
+    """What went on the wire. ``body`` is the exact bytes; secrets are not masked here."""
+
+    t: float
+    method: str
+    """HTTP verb, or ``"gRPC"``."""
+    url: str
+    headers: Headers
+    body: bytes
+    rpc_method: str
+    """The A2A method name (``SendMessage``, ``message/send``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseHead:
+    """Status line and headers (HTTP) or initial metadata (gRPC)."""
+
+    t: float
+    status: int
+    reason: str
+    http_version: str
+    headers: Headers
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseBody:
+    """A complete unary response body.
+
+    ``json`` holds the parsed body, or :data:`NOT_JSON` when it is not JSON; ``json_error``
+    then says why ("line 1 column 2: Expecting value").
+    """
+
+    t: float
+    body: bytes
+    content_type: str
+    json: Any = NOT_JSON
+    json_error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamItem:
+    """One streamed event (an SSE frame or a gRPC stream message), raw next to parsed."""
+
+    t: float
+    seq: int
+    raw: bytes
+    json: Any = NOT_JSON
+    json_error: str = ""
+    sse_event: str = ""
+    """The SSE ``event:`` field (``"error"`` marks an error frame); empty for gRPC."""
+    sse_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeError:
+    """An error of one :class:`ErrorKind`; ``code`` is the JSON-RPC code, HTTP or gRPC status."""
+
+    t: float
+    kind: ErrorKind
+    message: str
+    code: int | str | None = None
+    name: str = ""
+    """A readable name for ``code`` (``TaskNotFoundError``, ``NOT_FOUND``), where known."""
+    data: Any = None
+    details: tuple[str, ...] = field(default=())
+    """Human-readable lines decoded from typed error details (ErrorInfo, BadRequest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeEnd:
+    """Always the last event."""
+
+    t: float
+    outcome: Outcome
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Total duration in milliseconds."""
+        return self.t * 1000.0
+
+
+ExchangeEvent = RequestSent | ResponseHead | ResponseBody | StreamItem | ExchangeError | ExchangeEnd

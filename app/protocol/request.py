@@ -1,0 +1,85 @@
+"""The request description: plain data from the UI or CLI, turned into wire bytes elsewhere.
+
+Data flows one way (DESIGN.md): UI state → :class:`A2ARequest` → protocol layer → events.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.protocol.catalog import MethodSpec, TemplateContext
+from app.protocol.errors import UsageError
+from app.protocol.events import Headers
+from app.protocol.jsonrpc import envelope
+from app.protocol.types import Binding, ProtocolVersion
+
+DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class A2ARequest:
+    """Everything needed to send one A2A request.
+
+    Attributes:
+        endpoint: the interface URL (JSON-RPC, REST base) or gRPC target.
+        method: the A2A method name of ``version`` (``SendMessage``, ``message/send``).
+        body: the editor text, sent as typed: for JSON-RPC the whole envelope, for
+            REST/gRPC the request object.
+        version, binding: protocol version and binding of the tab.
+        headers: extra headers (or gRPC metadata) in order; they override the defaults.
+        timeout: seconds allowed for connecting and for each read.
+        max_response_bytes: a larger response body is cut off and reported as an error.
+    """
+
+    endpoint: str
+    method: str
+    body: str
+    version: ProtocolVersion = ProtocolVersion.V1_0
+    binding: Binding = Binding.JSONRPC
+    headers: Headers = field(default=())
+    timeout: float = DEFAULT_TIMEOUT_S
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+
+
+def render_body(
+    spec: MethodSpec,
+    binding: Binding,
+    ctx: TemplateContext,
+    request_id: str | int | None = None,
+) -> str:
+    """The method's template as editor text (2-space JSON).
+
+    JSON-RPC gets the full envelope with the template as ``params``; REST and gRPC get the
+    request object itself.
+    """
+    obj = spec.template(binding, ctx)
+    if binding is Binding.JSONRPC:
+        obj = envelope(spec.name, obj, request_id)
+    return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def parse_body(text: str) -> Any:
+    """Parse editor text as JSON.
+
+    Raises:
+        UsageError: with the line and column of the first problem, e.g.
+            ``Request body is not valid JSON (line 3, column 5): Expecting ',' delimiter``.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"Request body is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+        ) from exc
+
+
+def header_value(headers: Headers, name: str) -> str | None:
+    """The last value of ``name`` (case-insensitive) in ``headers``, or None."""
+    found = None
+    for key, value in headers:
+        if key.lower() == name.lower():
+            found = value
+    return found

@@ -1,0 +1,1 @@
+"""Bindings: each turns an :class:`~app.protocol.request.A2ARequest` into exchange events."""

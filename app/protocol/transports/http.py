@@ -1,0 +1,193 @@
+"""HTTP plumbing shared by the JSON-RPC and REST bindings (httpx).
+
+Sends a prepared request, yields :class:`RequestSent` with the headers httpx really sends,
+then :class:`ResponseHead` and a size-capped :class:`ResponseBody`. Network failures
+become :class:`ExchangeError` events (kind ``transport``), never exceptions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from app.protocol.clock import Clock
+from app.protocol.events import (
+    NOT_JSON,
+    ErrorKind,
+    ExchangeError,
+    ExchangeEvent,
+    Headers,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+)
+
+# Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
+_THREADED_PARSE_BYTES = 512 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class HttpCall:
+    """A fully built HTTP request: verb, absolute URL, headers in order, body bytes."""
+
+    verb: str
+    url: str
+    headers: Headers
+    content: bytes
+    rpc_method: str
+
+
+def new_client(timeout: float) -> httpx.AsyncClient:
+    """An AsyncClient with explicit limits and timeouts (STYLE.md §5, httpx pool leaks).
+
+    Redirects are not followed: a debugger shows a 3xx for what it is.
+    """
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(timeout),
+        limits=httpx.Limits(max_connections=20, max_keepalive_connections=10),
+        follow_redirects=False,
+        trust_env=False,
+    )
+
+
+def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
+    """One readable line for an httpx failure; never includes request headers (secrets)."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"Timed out after {timeout:g} s connecting to {url}"
+    if isinstance(exc, httpx.TimeoutException):
+        return f"Timed out after {timeout:g} s waiting for {url}"
+    if isinstance(exc, httpx.ConnectError):
+        if _caused_by(exc, ConnectionRefusedError):
+            return f"Connection refused by {url} (is the agent running?)"
+        return f"Could not connect to {url}: {exc or 'connection failed'}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"The server at {url} broke the HTTP protocol: {exc}"
+    return f"{type(exc).__name__} talking to {url}: {exc}"
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, kind):
+            return True
+        if isinstance(seen, BaseExceptionGroup):
+            return any(_caused_by(inner, kind) for inner in seen.exceptions)
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def raw_headers(headers: httpx.Headers) -> Headers:
+    """Header pairs with their names spelled as on the wire (httpx lower-cases its views)."""
+    return tuple((name.decode("latin-1"), value.decode("latin-1")) for name, value in headers.raw)
+
+
+async def parse_json_bytes(body: bytes) -> tuple[Any, str]:
+    """``(value, "")`` or ``(NOT_JSON, reason)``; big bodies are parsed off the event loop."""
+
+    def parse() -> tuple[Any, str]:
+        try:
+            return json.loads(body), ""
+        except UnicodeDecodeError as exc:
+            return NOT_JSON, f"not UTF-8 text: {exc.reason} at byte {exc.start}"
+        except json.JSONDecodeError as exc:
+            return NOT_JSON, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        except RecursionError:
+            return NOT_JSON, "nested too deeply to parse"
+
+    if not body.strip():
+        return NOT_JSON, "empty body"
+    if len(body) > _THREADED_PARSE_BYTES:
+        return await asyncio.to_thread(parse)
+    return parse()
+
+
+async def send_unary(
+    client: httpx.AsyncClient,
+    call: HttpCall,
+    clock: Clock,
+    *,
+    timeout: float,
+    max_bytes: int,
+) -> AsyncIterator[ExchangeEvent]:
+    """Send ``call`` and yield RequestSent, ResponseHead, ResponseBody (or ExchangeError).
+
+    The body is read in chunks and cut at ``max_bytes`` (then an error says so and the first
+    ``max_bytes`` bytes are still yielded).
+    """
+    try:
+        request = client.build_request(
+            call.verb, call.url, headers=list(call.headers), content=call.content or None
+        )
+    except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError) as exc:
+        yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
+        return
+    yield RequestSent(
+        clock.now(),
+        call.verb,
+        str(request.url),
+        raw_headers(request.headers),
+        call.content,
+        call.rpc_method,
+    )
+    try:
+        response = await client.send(request, stream=True)
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
+        return
+    except httpx.HTTPError as exc:
+        message = describe_transport_error(exc, call.url, timeout)
+        yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
+        return
+    try:
+        yield head_of(response, clock)
+        chunks: list[bytes] = []
+        size = 0
+        truncated = False
+        try:
+            async for chunk in response.aiter_bytes():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > max_bytes:
+                    truncated = True
+                    break
+        except httpx.HTTPError as exc:
+            message = describe_transport_error(exc, call.url, timeout)
+            yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Body cut off: {message}")
+        body = b"".join(chunks)
+        if truncated:
+            body = body[:max_bytes]
+            yield ExchangeError(
+                clock.now(),
+                ErrorKind.PROTOCOL,
+                f"Response body larger than the {max_bytes:,} byte limit; "
+                f"showing the first {max_bytes:,} bytes",
+            )
+            yield ResponseBody(clock.now(), body, content_type(response), NOT_JSON, "cut off")
+            return
+        value, error = await parse_json_bytes(body)
+        yield ResponseBody(clock.now(), body, content_type(response), value, error)
+    finally:
+        await response.aclose()
+
+
+def head_of(response: httpx.Response, clock: Clock) -> ResponseHead:
+    """The status line and headers of ``response`` as an event."""
+    return ResponseHead(
+        clock.now(),
+        response.status_code,
+        response.reason_phrase,
+        response.http_version,
+        raw_headers(response.headers),
+    )
+
+
+def content_type(response: httpx.Response) -> str:
+    """The response's Content-Type header value, or ``""``."""
+    return response.headers.get("content-type", "")

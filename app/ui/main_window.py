@@ -1,0 +1,171 @@
+"""The main window: request tabs, the File menu, and an orderly async shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
+
+from app import __version__
+from app.protocol.transports.http import new_client
+from app.ui.request_tab import RequestTab
+
+DEMO_MESSAGE = "12 30"
+
+
+class MainWindow(QMainWindow):
+    """Holds request tabs.
+
+    Closing the window does not close it at once: ``close_requested`` is emitted so that the
+    application can cancel running requests and stop the demo agent first, then calls
+    :meth:`close_now` (STYLE.md §5, qasync shutdown).
+
+    Signals:
+        close_requested: the user asked to close the window (no args).
+    """
+
+    close_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("A2A Workbench")
+        self.resize(1280, 800)
+        self._closing_allowed = False
+        self._http: httpx.AsyncClient | None = None
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("requestTabs")
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self._close_tab)
+        self.setCentralWidget(self.tabs)
+
+        self.demo_label = QLabel("Demo agent: off")
+        self.demo_label.setObjectName("demoAgentLabel")
+        self.statusBar().addPermanentWidget(self.demo_label)
+        self._build_menus()
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        new_menu = file_menu.addMenu("&New request")
+        self.new_a2a_action = QAction("&A2A", self)
+        self.new_a2a_action.setObjectName("newA2ARequestAction")
+        self.new_a2a_action.setShortcut(QKeySequence("Ctrl+N"))
+        self.new_a2a_action.triggered.connect(lambda: self.new_a2a_tab())
+        new_menu.addAction(self.new_a2a_action)
+        close_tab = QAction("&Close tab", self)
+        close_tab.setShortcut(QKeySequence("Ctrl+W"))
+        close_tab.triggered.connect(lambda: self._close_tab(self.tabs.currentIndex()))
+        file_menu.addAction(close_tab)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        about = QAction("&About A2A Workbench", self)
+        about.triggered.connect(
+            lambda: self.statusBar().showMessage(f"A2A Workbench {__version__}", 5000)
+        )
+        help_menu.addAction(about)
+
+    # --- tabs ----------------------------------------------------------------------
+
+    def http_client(self) -> httpx.AsyncClient:
+        """The window's shared AsyncClient, created inside the running loop on first use."""
+        if self._http is None:
+            self._http = new_client(30.0)
+        return self._http
+
+    def new_a2a_tab(self, endpoint: str = "", message_text: str = "hello") -> RequestTab:
+        """Open a request tab (version 1.0, binding JSONRPC) and focus it."""
+        tab = RequestTab(self.http_client, endpoint=endpoint, message_text=message_text)
+        index = self.tabs.addTab(tab, tab.title())
+        tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
+        self.tabs.setCurrentIndex(index)
+        (tab.endpoint_edit if not endpoint else tab.body_editor).setFocus()
+        return tab
+
+    def current_tab(self) -> RequestTab | None:
+        """The focused request tab, if any."""
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, RequestTab) else None
+
+    def request_tabs(self) -> list[RequestTab]:
+        """All request tabs, in tab order."""
+        return [
+            t for i in range(self.tabs.count()) if isinstance(t := self.tabs.widget(i), RequestTab)
+        ]
+
+    def _retitle(self, tab: RequestTab, title: str) -> None:
+        index = self.tabs.indexOf(tab)
+        if index >= 0:
+            self.tabs.setTabText(index, title)
+
+    def _close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if not isinstance(widget, RequestTab):
+            return
+        self.tabs.removeTab(index)
+        if widget.busy:
+            task = asyncio.get_event_loop().create_task(widget.shutdown())
+            task.add_done_callback(lambda _t: widget.deleteLater())
+        else:
+            widget.deleteLater()
+
+    # --- demo agent ----------------------------------------------------------------
+
+    def on_demo_ready(self, info: dict[str, Any]) -> None:
+        """Show where the demo agent listens and open the first tab pointed at it."""
+        self.demo_label.setText(f"Demo agent: {info.get('base_url', '?')}")
+        self.demo_label.setToolTip(
+            "Agent Card: {card_url}\nJSON-RPC: {jsonrpc_url}\nREST: {rest_url}\n"
+            "gRPC: {grpc_target}\nJWKS file: {jwks_path}".format_map(_Defaulting(info))
+        )
+        tab = self.current_tab()
+        if tab is None or tab.endpoint_edit.text():
+            tab = self.new_a2a_tab(str(info.get("jsonrpc_url", "")), DEMO_MESSAGE)
+        else:
+            tab.endpoint_edit.setText(str(info.get("jsonrpc_url", "")))
+            tab.message_text_edit.setText(DEMO_MESSAGE)
+            tab.generate_preview()
+            tab.replace_body()
+        tab.send_button.setFocus()
+        self.statusBar().showMessage("Demo agent ready: press Send (Ctrl+Enter)", 10000)
+
+    def on_demo_failed(self, reason: str) -> None:
+        """Say in the status bar why the demo agent is not available."""
+        self.demo_label.setText("Demo agent: not running")
+        self.demo_label.setToolTip(reason)
+        self.statusBar().showMessage(reason, 15000)
+
+    # --- shutdown ------------------------------------------------------------------
+
+    async def shutdown(self) -> None:
+        """Cancel every running exchange and close the shared HTTP client."""
+        await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    def close_now(self) -> None:
+        """Close for real (after :meth:`shutdown`)."""
+        self._closing_allowed = True
+        self.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closing_allowed:
+            event.accept()
+            return
+        event.ignore()
+        self.close_requested.emit()
+
+
+class _Defaulting(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
