@@ -30,6 +30,9 @@ class A2ARequest:
             REST/gRPC the request object.
         version, binding: protocol version and binding of the tab.
         headers: extra headers (or gRPC metadata) in order; they override the defaults.
+        query: extra query parameters appended to the URL (e.g. an API key ``in: query``).
+        tenant: the interface's tenant (1.0): a leading REST path segment, a ``tenant``
+            field in gRPC and JSON-RPC params. Empty when the interface has none.
         timeout: seconds allowed for connecting and for each read.
         max_response_bytes: a larger response body is cut off and reported as an error.
     """
@@ -40,6 +43,8 @@ class A2ARequest:
     version: ProtocolVersion = ProtocolVersion.V1_0
     binding: Binding = Binding.JSONRPC
     headers: Headers = field(default=())
+    query: Headers = field(default=())
+    tenant: str = ""
     timeout: float = DEFAULT_TIMEOUT_S
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -118,14 +119,22 @@ class RequestTab(QWidget):
         row2.addWidget(self.generate_button)
         row2.addWidget(self.replace_button)
 
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(_titled("Request body (draft)", self.body_editor))
-        left.addWidget(_titled("Template preview", self.preview))
-        left.setSizes([400, 200])
+        body_page = QSplitter(Qt.Orientation.Vertical)
+        body_page.addWidget(_titled("Request body (draft)", self.body_editor))
+        body_page.addWidget(_titled("Template preview", self.preview))
+        body_page.setSizes([400, 200])
+        # Feature pages (headers, auth, …) are added to these two tab widgets by their own
+        # modules, so each feature stays one file.
+        self.editor_tabs = QTabWidget()
+        self.editor_tabs.setObjectName("requestEditorTabs")
+        self.editor_tabs.addTab(body_page, "Body")
+        self.result_tabs = QTabWidget()
+        self.result_tabs.setObjectName("resultTabs")
+        self.result_tabs.addTab(self.response_view, "Response")
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("requestSplitter")
-        split.addWidget(left)
-        split.addWidget(_titled("Response", self.response_view))
+        split.addWidget(self.editor_tabs)
+        split.addWidget(self.result_tabs)
         split.setSizes([500, 600])
 
         layout = QVBoxLayout(self)
@@ -215,6 +224,8 @@ class RequestTab(QWidget):
         text = self.preview.toPlainText()
         if text:
             self.body_editor.setPlainText(text)
+            self.preview.set_text("")
+            self.replace_button.setEnabled(False)
 
     def send_or_cancel(self) -> None:
         """Send the request, or cancel the running one."""

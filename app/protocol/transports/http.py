@@ -33,13 +33,14 @@ _THREADED_PARSE_BYTES = 512 * 1024
 
 @dataclass(frozen=True, slots=True)
 class HttpCall:
-    """A fully built HTTP request: verb, absolute URL, headers in order, body bytes."""
+    """A fully built HTTP request: verb, absolute URL, query, headers in order, body bytes."""
 
     verb: str
     url: str
     headers: Headers
     content: bytes
     rpc_method: str
+    query: Headers = ()
 
 
 def new_client(timeout: float) -> httpx.AsyncClient:
@@ -123,7 +124,11 @@ async def send_unary(
     """
     try:
         request = client.build_request(
-            call.verb, call.url, headers=list(call.headers), content=call.content or None
+            call.verb,
+            call.url,
+            params=list(call.query) or None,
+            headers=list(call.headers),
+            content=call.content or None,
         )
     except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError) as exc:
         yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")

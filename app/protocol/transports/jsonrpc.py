@@ -63,7 +63,9 @@ def build_call(request: A2ARequest) -> tuple[HttpCall, Any]:
     headers = merge_headers(
         default_headers(request, streaming=bool(spec and spec.streaming)), request.headers
     )
-    call = HttpCall("POST", request.endpoint, headers, request.body.encode(), request.method)
+    call = HttpCall(
+        "POST", request.endpoint, headers, request.body.encode(), request.method, request.query
+    )
     return call, request_id
 
 
