@@ -40,6 +40,8 @@ test: lint contracts typecheck unit
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py
 	QT_QPA_PLATFORM=offscreen $(PY) bench/large_body.py
+	QT_QPA_PLATFORM=offscreen $(PY) bench/stream.py
+	$(PY) bench/spec.py
 
 clean:
 	rm -rf $(VENV) $(JS_PEER)/node_modules .pytest_cache .mypy_cache .ruff_cache

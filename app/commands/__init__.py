@@ -21,6 +21,12 @@ def _send(argv: list[str]) -> int:
     return main(argv)
 
 
+def _run(argv: list[str]) -> int:
+    from app.commands.run import main
+
+    return main(argv)
+
+
 def _verify(argv: list[str]) -> int:
     from app.commands.verify import main
 
@@ -29,6 +35,7 @@ def _verify(argv: list[str]) -> int:
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "demo-agent": _demo_agent,
+    "run": _run,
     "send": _send,
     "verify": _verify,
 }

@@ -23,7 +23,8 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.secrets import mask_headers
+from app.protocol.secrets import mask_headers, mask_url_query
+from app.protocol.stream_items import classify_item
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 
@@ -67,11 +68,13 @@ class Printer:
         *,
         reveal_secrets: bool = False,
         secret_headers: Iterable[str] = (),
+        secret_query: Iterable[str] = (),
     ) -> None:
         self._fmt = fmt
         self._out = out
         self._reveal = reveal_secrets
         self._secret_headers = tuple(secret_headers)
+        self._secret_query = tuple(secret_query)
         self._head: ResponseHead | None = None
 
     def _headers(self, headers: Headers) -> Headers:
@@ -96,7 +99,9 @@ class Printer:
                     "event": "request",
                     "rpc_method": event.rpc_method,
                     "method": event.method,
-                    "url": event.url,
+                    "url": event.url
+                    if self._reveal
+                    else mask_url_query(event.url, self._secret_query),
                     "headers": headers_object(self._headers(event.headers)),
                     "body": body_value(event.body),
                 }
@@ -114,13 +119,28 @@ class Printer:
                     "elapsed_ms": round(event.t * 1000, 1),
                 }
             case StreamItem():
-                return {
+                info = classify_item(event)
+                item: dict[str, Any] = {
                     "event": "item",
                     "seq": event.seq,
-                    "data": body_value(event.raw, event.json),
+                    "kind": info.kind.value,
+                    "state": info.state.value if info.state is not None else None,
+                    "task_id": info.task_id,
+                    "context_id": info.context_id,
+                    "summary": info.summary,
+                    "data": body_value(event.raw, event.json)
+                    if event.json is not NOT_JSON or not event.json_error
+                    else None,
                     "raw": event.raw.decode("utf-8", "replace"),
                     "elapsed_ms": round(event.t * 1000, 1),
                 }
+                if info.final is not None:
+                    item["final"] = info.final
+                if event.sse_event:
+                    item["sse_event"] = event.sse_event
+                if event.json_error:
+                    item["json_error"] = event.json_error
+                return item
             case ExchangeError():
                 rec: dict[str, Any] = {
                     "event": "error",
@@ -159,7 +179,12 @@ def pretty(record: dict[str, Any]) -> str:
         lines.append(_indent(record["body"]))
         return "\n".join(lines)
     if kind == "item":
-        return f"· #{record['seq']} +{record['elapsed_ms']} ms\n{_indent(record['data'])}"
+        state = f" {record['state']}" if record.get("state") else ""
+        task = f" task {record['task_id']}" if record.get("task_id") else ""
+        return (
+            f"· #{record['seq']} +{record['elapsed_ms']} ms {record['kind']}{state}{task}"
+            f"  {record['summary']}"
+        )
     if kind == "error":
         code = f" {record['code']}" if "code" in record else ""
         name = f" {record['name']}" if record.get("name") else ""

@@ -1,11 +1,16 @@
 """``a2a-workbench send``: one A2A request from the command line, printed as events.
 
-    a2a-workbench send URL --method METHOD [--version 1.0|0.3] [--binding JSONRPC]
+    a2a-workbench send URL --method METHOD [--version 1.0|0.3] [--binding JSONRPC|HTTP+JSON|GRPC]
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
-        [--output jsonl|pretty]
+        [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
+        --api-key NAME=VALUE[@header|query|cookie]] [--extension URI]... [--force]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
-failure, 3 usage error.
+failure, 3 usage error — including a body whose shape does not fit the version and
+binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, …), unless
+``--force``.
+
+Credentials go to URL only; they are masked in the output unless ``--reveal-secrets``.
 """
 
 from __future__ import annotations
@@ -18,11 +23,19 @@ from typing import NoReturn
 
 from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer
 from app.protocol import exchange
+from app.protocol.auth import (
+    ApiKeyLocation,
+    AuthConfig,
+    apply_auth,
+    secret_header_names,
+    secret_query_names,
+)
 from app.protocol.catalog import TemplateContext, find_method, methods_for
 from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
 from app.protocol.request import A2ARequest, parse_body, render_body
+from app.protocol.shape import check_body
 from app.protocol.types import Binding, ProtocolVersion
 
 
@@ -38,13 +51,18 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The ``send`` argument parser (shared with ``--help``)."""
     p = _Parser(prog="a2a-workbench send", description="Send one A2A request.")
-    p.add_argument("url", help="the interface URL (JSON-RPC endpoint)")
+    p.add_argument(
+        "url", help="the interface URL (JSON-RPC endpoint, REST base URL) or gRPC host:port"
+    )
     p.add_argument("--method", required=True, help="A2A method, e.g. SendMessage, message/send")
     p.add_argument("--version", default="1.0", choices=[v.value for v in ProtocolVersion])
     p.add_argument("--binding", default="JSONRPC", choices=[b.value for b in Binding])
     source = p.add_mutually_exclusive_group()
     source.add_argument("--text", help="fill the method's template with this message text")
-    source.add_argument("--body", help="a file holding the request params as JSON, or -")
+    source.add_argument(
+        "--body",
+        help="a file holding the method's request object as JSON (JSON-RPC: the params), or -",
+    )
     p.add_argument(
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
     )
@@ -53,7 +71,52 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
     )
+    auth = p.add_mutually_exclusive_group()
+    auth.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN")
+    auth.add_argument("--basic", metavar="USER:PASS", help="send HTTP Basic credentials")
+    auth.add_argument(
+        "--api-key",
+        metavar="NAME=VALUE[@header|query|cookie]",
+        help="send an API key in a header (default), the query or a cookie",
+    )
+    p.add_argument(
+        "--extension",
+        action="append",
+        default=[],
+        metavar="URI",
+        help="activate an extension (A2A-Extensions; repeatable)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="send a body even if its shape does not fit"
+    )
     return p
+
+
+def parse_auth(args: argparse.Namespace) -> AuthConfig:
+    """The credential ``--bearer``, ``--basic`` or ``--api-key`` describes.
+
+    Raises:
+        UsageExit: a malformed ``--basic`` or ``--api-key``.
+    """
+    if args.bearer is not None:
+        return AuthConfig.bearer(args.bearer)
+    if args.basic is not None:
+        user, sep, password = args.basic.partition(":")
+        if not sep:
+            raise UsageExit(f"--basic must look like USER:PASS, got {args.basic!r}")
+        return AuthConfig.basic(user, password)
+    if args.api_key is not None:
+        spec, location = args.api_key, ApiKeyLocation.HEADER
+        head, at, tail = spec.rpartition("@")
+        if at and tail in {loc.value for loc in ApiKeyLocation}:
+            spec, location = head, ApiKeyLocation(tail)
+        name, sep, value = spec.partition("=")
+        if not sep or not name.strip():
+            raise UsageExit(
+                f"--api-key must look like NAME=VALUE[@header|query|cookie], got {args.api_key!r}"
+            )
+        return AuthConfig.api_key(name.strip(), value, location)
+    return AuthConfig.none()
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -98,7 +161,15 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
             )
         ctx = TemplateContext(text=args.text if args.text is not None else "hello")
         body = render_body(spec, binding, ctx)
-    return A2ARequest(
+    if not args.force:
+        problems = check_body(version, binding, args.method, body)
+        if problems:
+            reasons = "; ".join(str(p) for p in problems)
+            raise UsageExit(
+                f"the body does not fit a {version.value} {binding.value} request: {reasons} "
+                "(--force sends it anyway)"
+            )
+    request = A2ARequest(
         endpoint=args.url,
         method=args.method,
         body=body,
@@ -107,6 +178,10 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         headers=tuple(parse_header(h) for h in args.header),
         timeout=args.timeout,
     )
+    try:
+        return apply_auth(request, parse_auth(args), args.extension)
+    except UsageError as exc:
+        raise UsageExit(str(exc)) from exc
 
 
 def _read_body(source: str) -> str:
@@ -137,7 +212,13 @@ def main(argv: list[str]) -> int:
         print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
-    printer = Printer(args.output, reveal_secrets=args.reveal_secrets)
+    auth = parse_auth(args)
+    printer = Printer(
+        args.output,
+        reveal_secrets=args.reveal_secrets,
+        secret_headers=secret_header_names(auth),
+        secret_query=secret_query_names(auth),
+    )
     try:
         outcome = asyncio.run(_run(request, printer))
     except KeyboardInterrupt:

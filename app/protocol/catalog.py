@@ -232,7 +232,12 @@ def _v03p_create_push(ctx: TemplateContext) -> dict[str, Any]:
         "configId": "webhook-1",
         "config": {
             "name": f"{parent}/pushNotificationConfigs/webhook-1",
-            "pushNotificationConfig": {"url": WEBHOOK_PLACEHOLDER, "token": "webhook-token"},
+            # The Python SDK takes the id from here and ignores configId and name.
+            "pushNotificationConfig": {
+                "id": "webhook-1",
+                "url": WEBHOOK_PLACEHOLDER,
+                "token": "webhook-token",
+            },
         },
     }
 

@@ -97,6 +97,8 @@ class ResponseBody:
     content_type: str
     json: Any = NOT_JSON
     json_error: str = ""
+    trailers: Headers = ()
+    """gRPC trailing metadata (binary values base64); empty for HTTP."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,8 @@ class ExchangeError:
     data: Any = None
     details: tuple[str, ...] = field(default=())
     """Human-readable lines decoded from typed error details (ErrorInfo, BadRequest)."""
+    trailers: Headers = ()
+    """gRPC trailing metadata of a failed call (binary values base64); empty for HTTP."""
 
 
 @dataclass(frozen=True, slots=True)

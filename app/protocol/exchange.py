@@ -28,7 +28,7 @@ from app.protocol.events import (
     Outcome,
 )
 from app.protocol.request import A2ARequest
-from app.protocol.transports import jsonrpc
+from app.protocol.transports import grpc, jsonrpc, rest
 from app.protocol.transports.http import new_client
 from app.protocol.types import Binding
 
@@ -86,6 +86,11 @@ def _dispatch(
 ) -> AsyncGenerator[ExchangeEvent, None]:
     if request.binding is Binding.JSONRPC:
         return jsonrpc.exchange(request, client, clock)
+    if request.binding is Binding.HTTP_JSON:
+        return rest.exchange(request, client, clock)
+    if request.binding is Binding.GRPC:
+        # gRPC opens its own channel; the httpx client is passed only to keep one signature.
+        return grpc.exchange(request, client, clock)
     raise UsageError(f"The {request.binding.value} binding is not available yet")
 
 

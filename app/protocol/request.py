@@ -35,6 +35,8 @@ class A2ARequest:
             field in gRPC and JSON-RPC params. Empty when the interface has none.
         timeout: seconds allowed for connecting and for each read.
         max_response_bytes: a larger response body is cut off and reported as an error.
+        rest_subscribe_verb: ``POST`` (spec prose, SDK clients) or ``GET`` (the proto's
+            http rule) for ``SubscribeToTask`` / ``TaskSubscription`` over HTTP+JSON.
     """
 
     endpoint: str
@@ -47,6 +49,7 @@ class A2ARequest:
     tenant: str = ""
     timeout: float = DEFAULT_TIMEOUT_S
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    rest_subscribe_verb: str = "POST"
 
 
 def render_body(

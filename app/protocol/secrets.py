@@ -7,9 +7,11 @@ user configured as an API-key header. Masking keeps the first characters of a sc
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
+from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
-from app.protocol.events import Headers
+from app.protocol.events import Headers, RequestSent
 
 MASK = "****"
 SENSITIVE_HEADERS = frozenset(
@@ -29,3 +31,30 @@ def mask_headers(headers: Headers, extra_names: Iterable[str] = ()) -> Headers:
     """``headers`` with the values of sensitive ones masked (names compared case-insensitively)."""
     names = SENSITIVE_HEADERS | {n.lower() for n in extra_names}
     return tuple((n, mask_value(n, v) if n.lower() in names else v) for n, v in headers)
+
+
+def mask_url_query(url: str, names: Iterable[str]) -> str:
+    """``url`` with the values of the named query parameters replaced by ``****``."""
+    wanted = {n.lower() for n in names if n}
+    parts = urlsplit(url)
+    if not wanted or not parts.query:
+        return url
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(k.lower() in wanted for k, _ in pairs):
+        return url
+    query = "&".join(
+        f"{quote(k, safe='')}={MASK if k.lower() in wanted else quote(v, safe='')}"
+        for k, v in pairs
+    )
+    return urlunsplit(parts._replace(query=query))
+
+
+def mask_request_sent(
+    event: RequestSent, header_names: Iterable[str] = (), query_names: Iterable[str] = ()
+) -> RequestSent:
+    """``event`` for display: sensitive header values and secret query values masked."""
+    return dataclasses.replace(
+        event,
+        headers=mask_headers(event.headers, header_names),
+        url=mask_url_query(event.url, query_names),
+    )

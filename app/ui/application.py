@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.ui.demo_process import DemoAgentProcess
 from app.ui.main_window import MainWindow
+from app.ui.spec_dock import EXAMPLE_SPEC
 
 log = logging.getLogger("app")
 
@@ -30,6 +31,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="a2a-workbench", description="A2A Workbench")
     p.add_argument("--no-demo", action="store_true", help="do not start the bundled demo agent")
     p.add_argument("--endpoint", default="", help="open a first tab pointed at this URL")
+    p.add_argument(
+        "--selftest",
+        action="store_true",
+        help="start with the demo agent, send the first request, check the answer, quit "
+        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests",
+    )
     return p.parse_args(argv)
 
 
@@ -39,19 +46,52 @@ def _report_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, A
               exc_info=context.get("exception"))  # fmt: skip
 
 
-async def _main(window: MainWindow, demo: DemoAgentProcess | None) -> None:
+async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: bool) -> int:
     closing = asyncio.Event()
     window.close_requested.connect(closing.set)
-    await closing.wait()
+    await window.warm_up()
+    status = 0
+    if selftest:
+        status = await _selftest(window, demo)
+    else:
+        await closing.wait()
     await window.shutdown()
     if demo is not None:
         await demo.stop()
     window.close_now()
+    return status
+
+
+async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: float = 60) -> int:
+    """Send the demo tab's request once; 0 when the response shows ``Sum: 42``."""
+    failed: list[str] = []
+    if demo is not None:
+        demo.failed.connect(failed.append)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (tab := window.current_tab()) is None or not tab.endpoint_edit.text():
+        if failed or loop.time() > deadline:
+            print(f"selftest: no demo agent ({'; '.join(failed) or 'timed out'})", file=sys.stderr)
+            return 1
+        await asyncio.sleep(0.05)
+    tab.send_or_cancel()
+    while tab.busy or tab.response_view.outcome is None:
+        if loop.time() > deadline:
+            print("selftest: no answer in time", file=sys.stderr)
+            return 1
+        await asyncio.sleep(0.05)
+    ok = "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+    pid = demo.info.get("pid") if demo is not None and demo.info else None
+    verdict = "ok" if ok else "FAILED"
+    print(f"selftest: {verdict}: {tab.response_view.status_label.text()} (demo agent pid {pid})")
+    return 0 if ok else 1
 
 
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its window is closed; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # httpx logs every request at INFO; the response view already shows them.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     args = parse_args(argv)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -63,16 +103,21 @@ def run_gui(argv: list[str]) -> int:
     loop.set_exception_handler(_report_loop_exception)
 
     window = MainWindow()
+    if EXAMPLE_SPEC.exists():  # the demo agent's saved requests, in the spec tree
+        window.spec.open_spec(EXAMPLE_SPEC, remember=False)
     demo: DemoAgentProcess | None = None
+    if args.selftest and args.no_demo:
+        print("--selftest needs the demo agent", file=sys.stderr)
+        return 3
     if args.endpoint or args.no_demo:
         window.new_a2a_tab(args.endpoint)
     if not args.no_demo:
         demo = DemoAgentProcess(window)
         demo.ready.connect(window.on_demo_ready)
+        demo.ready.connect(window.spec.set_demo_info)
         demo.failed.connect(window.on_demo_failed)
         window.demo_label.setText("Demo agent: starting…")
         demo.start()
     window.show()
     with loop:
-        loop.run_until_complete(_main(window, demo))
-    return 0
+        return loop.run_until_complete(_main(window, demo, args.selftest))

@@ -41,9 +41,9 @@ class DemoAgentProcess(QObject):
 
     def start(self) -> None:
         """Launch the child process; ``ready`` or ``failed`` follows."""
-        self._proc.start(
-            sys.executable, ["-m", "app", "demo-agent", "--port", "0", "--grpc-port", "0"]
-        )
+        # A frozen bundle (packaging/) is its own entry point; a venv runs the package.
+        prefix = [] if getattr(sys, "frozen", False) else ["-m", "app"]
+        self._proc.start(sys.executable, [*prefix, "demo-agent", "--port", "0", "--grpc-port", "0"])
 
     async def stop(self, timeout: float = 3.0) -> None:
         """Ask the agent to exit (SIGTERM), then kill it after ``timeout`` seconds."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from app.protocol.events import NOT_JSON, ExchangeError, Headers, RequestSent
 
 RAW_PREVIEW_BYTES = 1024 * 1024
@@ -12,16 +14,43 @@ RAW_PREVIEW_BYTES = 1024 * 1024
 
 
 def pretty_json(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept readable."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """2-space indented JSON, non-ASCII kept readable.
+
+    orjson does it in C; values it refuses (integers beyond 64 bits) fall back to the
+    standard library.
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+FOLD_CHARS = 2000
+"""Display lines are cut at this many characters: Qt lays out a line as a whole, and one
+1 MiB line (compact JSON) takes most of a second; folded, only visible lines cost anything."""
+
+
+def fold_long_lines(text: str, width: int = FOLD_CHARS) -> tuple[str, bool]:
+    """``text`` with lines longer than ``width`` broken for display; True when any was."""
+    if all(len(line) <= width for line in text.split("\n")):
+        return text, False
+    out: list[str] = []
+    for line in text.split("\n"):
+        out.extend(line[i : i + width] for i in range(0, max(len(line), 1), width))
+    return "\n".join(out), True
 
 
 def raw_preview(body: bytes) -> str:
-    """The body as text, cut at :data:`RAW_PREVIEW_BYTES` with a note saying so."""
-    if len(body) <= RAW_PREVIEW_BYTES:
-        return body.decode("utf-8", "replace")
-    head = body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace")
-    return f"{head}\n\n… showing the first {RAW_PREVIEW_BYTES:,} of {len(body):,} bytes"
+    """The body as display text: cut at :data:`RAW_PREVIEW_BYTES`, long lines folded,
+    with a note saying what was changed for display."""
+    text = body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace")
+    text, folded = fold_long_lines(text)
+    notes = []
+    if len(body) > RAW_PREVIEW_BYTES:
+        notes.append(f"showing the first {RAW_PREVIEW_BYTES:,} of {len(body):,} bytes")
+    if folded:
+        notes.append(f"lines longer than {FOLD_CHARS:,} characters folded for display")
+    return text + (f"\n\n… {'; '.join(notes)}" if notes else "")
 
 
 def headers_text(headers: Headers) -> str:

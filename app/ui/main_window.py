@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 from typing import Any
 
 import httpx
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 from app import __version__
 from app.protocol.transports.http import new_client
 from app.ui.request_tab import RequestTab
+from app.ui.spec_dock import SpecController
 
 DEMO_MESSAGE = "12 30"
 
@@ -36,6 +38,9 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self._closing_allowed = False
         self._http: httpx.AsyncClient | None = None
+        self._tls: ssl.SSLContext | None = None
+        # The demo agent's ready line (card_url, jwks_path, …) once it runs.
+        self.demo_info: dict[str, Any] | None = None
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("requestTabs")
@@ -62,6 +67,8 @@ class MainWindow(QMainWindow):
         close_tab.setShortcut(QKeySequence("Ctrl+W"))
         close_tab.triggered.connect(lambda: self._close_tab(self.tabs.currentIndex()))
         file_menu.addAction(close_tab)
+        # Specs (issue 6): docks, Save to spec (Ctrl+S), Open spec…, Recent specs.
+        self.spec = SpecController(self, file_menu)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence("Ctrl+Q"))
@@ -79,12 +86,18 @@ class MainWindow(QMainWindow):
     def http_client(self) -> httpx.AsyncClient:
         """The window's shared AsyncClient, created inside the running loop on first use."""
         if self._http is None:
-            self._http = new_client(30.0)
+            self._http = new_client(30.0, self._tls or True)
         return self._http
+
+    async def warm_up(self) -> None:
+        """Build the TLS context off the GUI thread so the first Send does not stall."""
+        if self._tls is None:
+            self._tls = await asyncio.to_thread(httpx.create_ssl_context)
 
     def new_a2a_tab(self, endpoint: str = "", message_text: str = "hello") -> RequestTab:
         """Open a request tab (version 1.0, binding JSONRPC) and focus it."""
         tab = RequestTab(self.http_client, endpoint=endpoint, message_text=message_text)
+        tab.card_panel.demo_info_provider = lambda: self.demo_info
         index = self.tabs.addTab(tab, tab.title())
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
         self.tabs.setCurrentIndex(index)
@@ -122,6 +135,7 @@ class MainWindow(QMainWindow):
 
     def on_demo_ready(self, info: dict[str, Any]) -> None:
         """Show where the demo agent listens and open the first tab pointed at it."""
+        self.demo_info = dict(info)
         self.demo_label.setText(f"Demo agent: {info.get('base_url', '?')}")
         self.demo_label.setToolTip(
             "Agent Card: {card_url}\nJSON-RPC: {jsonrpc_url}\nREST: {rest_url}\n"
@@ -140,6 +154,7 @@ class MainWindow(QMainWindow):
 
     def on_demo_failed(self, reason: str) -> None:
         """Say in the status bar why the demo agent is not available."""
+        self.demo_info = None
         self.demo_label.setText("Demo agent: not running")
         self.demo_label.setToolTip(reason)
         self.statusBar().showMessage(reason, 15000)

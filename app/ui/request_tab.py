@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 from PySide6.QtCore import Qt, Signal
@@ -22,20 +25,48 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, find_method, methods_for
+from app.protocol.auth import (
+    ApiKeyLocation,
+    AuthKind,
+    apply_auth,
+    secret_header_names,
+    secret_query_names,
+)
+from app.protocol.card_model import CardView, InterfaceView
+from app.protocol.catalog import MethodSpec, TemplateContext, find_method, methods_for
+from app.protocol.errors import UsageError
 from app.protocol.events import (
+    NOT_JSON,
+    ErrorKind,
     ExchangeEnd,
     ExchangeError,
+    Outcome,
     RequestSent,
     ResponseBody,
     ResponseHead,
+    StreamItem,
 )
 from app.protocol.request import A2ARequest, render_body
+from app.protocol.secrets import mask_request_sent
+from app.protocol.shape import ShapeIssue, check_body, expected_shape
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.requests import auth_to_saved, to_a2a_request
+from app.spec.variables import Resolver
+from app.spec.xa2a import SavedRequest
+from app.ui.auth_panel import AuthPanel
+from app.ui.card_panel import CardPanel, capabilities_dict
+from app.ui.extensions_panel import ExtensionsPanel
 from app.ui.formatting import body_pretty
+from app.ui.headers_panel import HeadersPanel
+from app.ui.incremental import fill_view, pretty_pieces
+from app.ui.method_marks import mark_methods
 from app.ui.response_view import ResponseView
+from app.ui.shape_banner import ShapeBanner
+from app.ui.timeline_panel import TimelinePanel
 from app.ui.widgets import CodeView
 
+# While a stream delivers events back to back, yield to the Qt loop this often (seconds).
+_BREATHE_S = 0.01
 # Formatting more than this on the GUI thread would freeze repainting.
 _THREADED_FORMAT_BYTES = 256 * 1024
 
@@ -64,6 +95,7 @@ class RequestTab(QWidget):
         super().__init__(parent)
         self._http_client = http_client
         self._task: asyncio.Task[None] | None = None
+        self._secret_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
         self.version_combo = QComboBox()
         self.version_combo.setObjectName("versionCombo")
@@ -78,6 +110,11 @@ class RequestTab(QWidget):
         self.endpoint_edit = QLineEdit(endpoint)
         self.endpoint_edit.setObjectName("endpointEdit")
         self.endpoint_edit.setPlaceholderText("Interface URL, e.g. http://127.0.0.1:8000/")
+        self.tenant_edit = QLineEdit()
+        self.tenant_edit.setObjectName("tenantEdit")
+        self.tenant_edit.setPlaceholderText("tenant")
+        self.tenant_edit.setToolTip("The interface's tenant (1.0); set by “Use this interface”")
+        self.tenant_edit.setMaximumWidth(140)
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
         self.send_button.setToolTip("Send the request (Ctrl+Enter)")
@@ -105,11 +142,18 @@ class RequestTab(QWidget):
             "Press “Generate request body” to preview the method's template here"
         )
         self.response_view = ResponseView()
+        # Auth, headers, extensions and the shape check (issue 3).
+        self.headers_panel = HeadersPanel()
+        self.auth_panel = AuthPanel()
+        self.extensions_panel = ExtensionsPanel()
+        self.shape_banner = ShapeBanner()
+        self._card_caps: dict[str, Any] | None = None
 
         row1 = QHBoxLayout()
         row1.addWidget(self.version_combo)
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
+        row1.addWidget(self.tenant_edit)
         row1.addWidget(self.send_button)
         row2 = QHBoxLayout()
         row2.addWidget(QLabel("Method"))
@@ -120,7 +164,12 @@ class RequestTab(QWidget):
         row2.addWidget(self.replace_button)
 
         body_page = QSplitter(Qt.Orientation.Vertical)
-        body_page.addWidget(_titled("Request body (draft)", self.body_editor))
+        draft_box = _titled("Request body (draft)", self.body_editor)
+        draft_layout = draft_box.layout()
+        assert isinstance(draft_layout, QVBoxLayout)
+        draft_layout.insertWidget(1, self.shape_banner)
+        self._draft_title = draft_box.findChild(QLabel)
+        body_page.addWidget(draft_box)
         body_page.addWidget(_titled("Template preview", self.preview))
         body_page.setSizes([400, 200])
         # Feature pages (headers, auth, …) are added to these two tab widgets by their own
@@ -128,9 +177,31 @@ class RequestTab(QWidget):
         self.editor_tabs = QTabWidget()
         self.editor_tabs.setObjectName("requestEditorTabs")
         self.editor_tabs.addTab(body_page, "Body")
+        self.editor_tabs.addTab(self.headers_panel, "Headers")
+        self.editor_tabs.addTab(self.auth_panel, "Auth")
+        self.editor_tabs.addTab(self.extensions_panel, "Extensions")
         self.result_tabs = QTabWidget()
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.response_view, "Response")
+        # The stream timeline (issue 4): streaming methods switch to it.
+        self.timeline = TimelinePanel()
+        self.result_tabs.addTab(self.timeline, "Timeline")
+        # The Agent Card page (issue 5): discovery, Use this interface, verify.
+        self.card_panel = CardPanel(self.build_request, http_client)
+        self.result_tabs.addTab(self.card_panel, "Agent Card")
+        self.card_panel.interface_chosen.connect(self.use_interface)
+        self.card_panel.extension_toggled.connect(self._on_card_extension_toggled)
+        self.card_panel.card_loaded.connect(self._on_card_loaded)
+        self.endpoint_edit.textChanged.connect(self.card_panel.follow_endpoint)
+        self.card_panel.follow_endpoint(endpoint)
+        self.last_task_id = ""
+        self.last_context_id = ""
+        self._follow_up: tuple[str, str] | None = None
+        self._side_task: asyncio.Task[None] | None = None
+        self.timeline.stop_requested.connect(self.cancel)
+        self.timeline.cancel_task_requested.connect(self.cancel_task)
+        self.timeline.resubscribe_requested.connect(self.resubscribe)
+        self.timeline.follow_up_requested.connect(self.follow_up)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("requestSplitter")
         split.addWidget(self.editor_tabs)
@@ -147,9 +218,35 @@ class RequestTab(QWidget):
         self.generate_button.clicked.connect(self.generate_preview)
         self.replace_button.clicked.connect(self.replace_body)
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
+        self.binding_combo.currentIndexChanged.connect(self._on_binding_changed)
+        self.version_combo.currentIndexChanged.connect(self._update_body_shape)
+        self.shape_banner.generate_requested.connect(self._on_shape_banner_generate_requested)
+        self.shape_banner.send_anyway_requested.connect(self.send_anyway)
+        self._update_body_shape()
         self._fill_methods()
         self.generate_preview()
         self.replace_body()
+        # Saving to a spec (issue 6): the last saved/opened state and the unsaved marker.
+        self.variables: Resolver | None = None
+        self._saved_base: SavedRequest | None = None
+        self._clean_state = self._state_key()
+        self._dirty = False
+        for signal in (
+            self.body_editor.textChanged,
+            self.endpoint_edit.textChanged,
+            self.tenant_edit.textChanged,
+            self.method_combo.currentIndexChanged,
+            self.binding_combo.currentIndexChanged,
+            self.version_combo.currentIndexChanged,
+            self.auth_panel.changed,
+            self.headers_panel.model.dataChanged,
+            self.headers_panel.model.rowsInserted,
+            self.headers_panel.model.rowsRemoved,
+            self.extensions_panel.model.dataChanged,
+            self.extensions_panel.model.rowsInserted,
+            self.extensions_panel.model.rowsRemoved,
+        ):
+            signal.connect(self._update_dirty)
 
     # --- state read by the window and tests -------------------------------------------
 
@@ -174,18 +271,150 @@ class RequestTab(QWidget):
         return self._task is not None and not self._task.done()
 
     def title(self) -> str:
-        """A short tab title: the method name."""
-        return self.method
+        """A short tab title: the saved name (else the method), ``*`` when unsaved."""
+        base = getattr(self, "_saved_base", None)
+        name = base.name if base is not None else self.method
+        return f"{name} *" if getattr(self, "_dirty", False) else name
+
+    @property
+    def dirty(self) -> bool:
+        """True when the draft changed since it was last saved, opened or created."""
+        return self._dirty
 
     def build_request(self) -> A2ARequest:
-        """The request the widgets describe (plain data for the protocol layer)."""
-        return A2ARequest(
+        """The request the widgets describe (plain data for the protocol layer).
+
+        Ticked header rows, the Auth page's credential and the ticked extensions are folded
+        into ``headers``/``query`` (:func:`app.protocol.auth.apply_auth`).
+
+        Raises:
+            UsageError: the credential cannot be encoded (API key without a name, …).
+        """
+        request = A2ARequest(
             endpoint=self.endpoint_edit.text().strip(),
             method=self.method,
             body=self.body_editor.toPlainText(),
             version=self.version,
             binding=self.binding,
+            headers=self.headers_panel.headers(),
+            tenant=self.tenant_edit.text().strip(),
         )
+        if self.variables is not None and _uses_variables(self.to_saved()):
+            return to_a2a_request(self.to_saved(), self.variables).request
+        return apply_auth(request, self.auth_panel.config(), self.extensions_panel.selected())
+
+    # --- saving to and opening from a spec (issue 6) -----------------------------------
+
+    def to_saved(self) -> SavedRequest:
+        """The tab as a Qt-free :class:`SavedRequest` (secrets still as typed; the document
+        layer turns them into ``{{variables}}`` when writing)."""
+        base = self._saved_base
+        return SavedRequest(
+            name=base.name if base is not None else self.method,
+            version=self.version,
+            binding=self.binding,
+            endpoint=self.endpoint_edit.text().strip(),
+            method=self.method,
+            body=self.body_editor.toPlainText(),
+            operation_id=base.operation_id if base is not None else "",
+            tags=base.tags if base is not None else (),
+            agent_card_url=base.agent_card_url if base is not None else "",
+            agent_card=base.agent_card if base is not None else None,
+            tenant=self.tenant_edit.text().strip(),
+            headers=tuple(self.headers_panel.headers()),
+            query=base.query if base is not None else (),
+            auth=auth_to_saved(self.auth_panel.config()),
+            extensions=tuple(self.extensions_panel.selected()),
+            timeout=base.timeout if base is not None else None,
+        )
+
+    def load_saved(self, saved: SavedRequest) -> None:
+        """Show ``saved`` exactly as it was saved (``{{variables}}`` stay as written)."""
+        self.version_combo.setCurrentIndex(self.version_combo.findData(saved.version))
+        self.binding_combo.setCurrentIndex(self.binding_combo.findData(saved.binding))
+        index = self.method_combo.findData(saved.method)
+        if index < 0:
+            self.method_combo.addItem(saved.method, saved.method)
+            index = self.method_combo.count() - 1
+        self.method_combo.setCurrentIndex(index)
+        self.endpoint_edit.setText(saved.endpoint)
+        self.tenant_edit.setText(saved.tenant)
+        self.body_editor.setPlainText(saved.body)
+        headers = self.headers_panel.model
+        for row in reversed(range(headers.rowCount())):
+            headers.remove_row(row)
+        for name, value in saved.headers:
+            self.headers_panel.add_header(name, value)
+        panel = self.auth_panel
+        panel.set_kind(AuthKind(saved.auth.kind))
+        panel.bearer_token.edit.setText(saved.auth.get("token"))
+        panel.basic_user.setText(saved.auth.get("username"))
+        panel.basic_password.edit.setText(saved.auth.get("password"))
+        panel.key_name.setText(saved.auth.get("name"))
+        panel.key_value.edit.setText(saved.auth.get("value"))
+        location = panel.key_location.findData(ApiKeyLocation(saved.auth.get("in", "header")))
+        panel.key_location.setCurrentIndex(max(location, 0))
+        extensions = self.extensions_panel.model
+        for row in reversed(range(extensions.rowCount())):
+            extensions.remove_row(row)
+        for uri in saved.extensions:
+            extensions.add_uri(uri, checked=True)
+        self.mark_saved(saved)
+
+    def mark_saved(self, saved: SavedRequest) -> None:
+        """Record ``saved`` (with its operation id) as the clean state; clears the marker."""
+        self._saved_base = saved
+        self._clean_state = self._state_key()
+        self._dirty = False
+        self.title_changed.emit(self.title())
+
+    def _state_key(self) -> tuple[object, ...]:
+        auth = self.auth_panel.config()
+        return (
+            self.version, self.binding, self.method, self.endpoint_edit.text(),
+            self.tenant_edit.text(), self.body_editor.toPlainText(),
+            tuple(self.headers_panel.headers()), tuple(self.extensions_panel.selected()),
+            auth.kind, auth.token, auth.username, auth.password, auth.key_name,
+            auth.key_value, auth.key_location,
+        )  # fmt: skip
+
+    def _update_dirty(self, *_args: object) -> None:
+        dirty = self._state_key() != self._clean_state
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.title_changed.emit(self.title())
+
+    def set_card_capabilities(self, caps: dict[str, Any] | None) -> None:
+        """Mark methods the card's ``capabilities`` say are unsupported (None: no card).
+
+        Marked methods stay selectable: sending them shows what the agent really does.
+        """
+        self._card_caps = None if caps is None else dict(caps)
+        mark_methods(self.method_combo, _specs(self.version), self._card_caps)
+
+    def set_available_extensions(self, uris: list[str]) -> None:
+        """Offer extension URIs (e.g. the card's ``capabilities.extensions``) on the page."""
+        self.extensions_panel.set_available_extensions(uris)
+
+    def use_interface(self, iface: InterfaceView) -> None:
+        """Point the tab at a card interface: endpoint, binding, version and tenant.
+
+        The only card action that changes these four (issue 5); the draft body is kept.
+        """
+        _select_data(self.version_combo, iface.major_minor)
+        _select_data(self.binding_combo, iface.binding)
+        self.endpoint_edit.setText(iface.url)
+        self.tenant_edit.setText(iface.tenant)
+
+    def _on_card_loaded(self, view: CardView) -> None:
+        self.set_card_capabilities(capabilities_dict(view))
+        self.set_available_extensions([e.uri for e in view.capabilities.extensions if e.uri])
+
+    def _on_card_extension_toggled(self, uri: str, ticked: bool) -> None:
+        model = self.extensions_panel.model
+        row = model.add_uri(uri, checked=ticked)
+        if row >= 0 and not ticked:
+            model.setData(model.index(row), Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
 
     # --- actions --------------------------------------------------------------------
 
@@ -199,6 +428,7 @@ class RequestTab(QWidget):
             self.method_combo.setItemData(
                 self.method_combo.count() - 1, spec.summary, Qt.ItemDataRole.ToolTipRole
             )
+        mark_methods(self.method_combo, _specs(self.version), self._card_caps)
         index = self.method_combo.findData(previous)
         self.method_combo.setCurrentIndex(max(index, 0))
         self.method_combo.blockSignals(False)
@@ -215,7 +445,7 @@ class RequestTab(QWidget):
         spec = find_method(self.version, self.method)
         if spec is None:
             return
-        ctx = TemplateContext(text=self.message_text_edit.text())
+        ctx = self._template_context(spec)
         self.preview.set_text(render_body(spec, self.binding, ctx))
         self.replace_button.setEnabled(True)
 
@@ -227,14 +457,67 @@ class RequestTab(QWidget):
             self.preview.set_text("")
             self.replace_button.setEnabled(False)
 
+    def _on_binding_changed(self) -> None:
+        # Never rewrites the draft: the preview is stale and the title says what fits.
+        self.replace_button.setEnabled(False)
+        self.preview.set_text("")
+        self.shape_banner.dismiss()
+        self._update_body_shape()
+
+    def _update_body_shape(self) -> None:
+        shape = expected_shape(self.version, self.binding)
+        self.body_editor.setPlaceholderText(shape)
+        self.body_editor.setToolTip(f"The draft is sent as typed; this tab expects a {shape}")
+        if self._draft_title is not None:
+            self._draft_title.setText(f"<b>Request body (draft)</b> — {shape}")
+
+    def _on_shape_banner_generate_requested(self) -> None:
+        self.generate_preview()
+        self.replace_button.setFocus()
+
     def send_or_cancel(self) -> None:
-        """Send the request, or cancel the running one."""
+        """Send the request, or cancel the running one.
+
+        A draft whose shape does not fit the tab is not sent: the shape banner lists the
+        reasons and offers the right template or *Send anyway* (:meth:`send_anyway`).
+        Malformed JSON is left to the exchange, which reports it as a usage error.
+        """
         if self.busy:
             self.cancel()
             return
-        request = self.build_request()
+        problems = [
+            p
+            for p in check_body(
+                self.version, self.binding, self.method, self.body_editor.toPlainText()
+            )
+            if p.issue is not ShapeIssue.NOT_JSON
+        ]
+        if problems:
+            self.editor_tabs.setCurrentIndex(0)  # the Body page, where the banner is
+            self.shape_banner.show_problems(problems, expected_shape(self.version, self.binding))
+            return
+        self.send_anyway()
+
+    def send_anyway(self) -> None:
+        """Send the draft as it is, skipping the shape check."""
+        if self.busy:
+            return
+        self.shape_banner.dismiss()
         self.response_view.clear()
+        try:
+            request = self.build_request()
+        except UsageError as exc:
+            self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
+            self.response_view.show_end(ExchangeEnd(0.0, Outcome.USAGE_ERROR))
+            return
+        auth = self.auth_panel.config()
+        self._secret_names = (secret_header_names(auth), secret_query_names(auth))
         self._set_busy(True)
+        if self._is_streaming(request):
+            self.timeline.clear(request.version)
+            self.timeline.begin_connection(request.method)
+            self.result_tabs.setCurrentWidget(self.timeline)
+        self._follow_up = None
         self._task = asyncio.get_event_loop().create_task(self._run(request))
 
     def cancel(self) -> None:
@@ -244,34 +527,160 @@ class RequestTab(QWidget):
 
     async def shutdown(self) -> None:
         """Cancel and await the running exchange (before the tab or the app closes)."""
-        task = self._task
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for task in (self._task, self._side_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.card_panel.shutdown()
 
     async def _run(self, request: A2ARequest) -> None:
         view = self.response_view
+        timeline = self.timeline if self._is_streaming(request) else None
+        last_row: int | None = None  # the timeline row of the item just received
+        breathed = time.perf_counter()
         try:
             async for event in exchange.run(request, http=self._http_client()):
+                if isinstance(event, StreamItem):
+                    if timeline is not None:
+                        last_row = timeline.add_item(event)
+                    # A fast stream arrives in big chunks: let the GUI breathe between them.
+                    now = time.perf_counter()
+                    if now - breathed > _BREATHE_S:
+                        await asyncio.sleep(0)
+                        breathed = time.perf_counter()
+                    continue
                 if isinstance(event, RequestSent):
-                    view.show_request(event)
+                    view.show_request(mask_request_sent(event, *self._secret_names))
                 elif isinstance(event, ResponseHead):
                     view.show_head(event)
                 elif isinstance(event, ResponseBody):
-                    if len(event.body) > _THREADED_FORMAT_BYTES:
-                        view.status_label.setText(view.status_label.text() + " · formatting…")
-                        pretty = await asyncio.to_thread(body_pretty, event.json, event.body)
-                    else:
-                        pretty = body_pretty(event.json, event.body)
-                    view.show_body(event, pretty)
+                    if timeline is not None:
+                        timeline.add_body(event, "response body instead of a stream")
+                    await self._show_body(event)
                 elif isinstance(event, ExchangeError):
                     view.show_error(event)
+                    if timeline is not None and last_row is not None:
+                        timeline.attach_error(last_row, event)
+                    elif timeline is not None:
+                        timeline.add_error(event)
                 elif isinstance(event, ExchangeEnd):
+                    if timeline is not None:
+                        timeline.end_connection(event.outcome, event.elapsed_ms)
+                        self._note_task(timeline.task_id, timeline.context_id)
                     view.show_end(event)
                     self.exchange_finished.emit(event)
+                last_row = None
         finally:
             self._set_busy(False)
+            if timeline is not None and timeline.running:
+                timeline.end_connection(Outcome.CANCELLED, 0.0)
+
+    # --- streams and task controls (issue 4) -----------------------------------------
+
+    def _is_streaming(self, request: A2ARequest) -> bool:
+        spec = find_method(request.version, request.method)
+        return spec is not None and spec.streaming
+
+    def _note_task(self, task_id: str, context_id: str) -> None:
+        if task_id:
+            self.last_task_id = task_id
+        if context_id:
+            self.last_context_id = context_id
+
+    def _template_context(self, spec: MethodSpec) -> TemplateContext:
+        """Templates get the task id seen last; message templates get contextId/taskId
+        only after *Follow up* (a fresh SendMessage must not continue an old task)."""
+        text = self.message_text_edit.text()
+        if spec.name in _SEND_METHODS:
+            if self._follow_up is None:
+                return TemplateContext(text=text)
+            context_id, task_id = self._follow_up
+            return TemplateContext(text=text, context_id=context_id, task_id=task_id)
+        return TemplateContext(
+            text=text, task_id=self.last_task_id, context_id=self.last_context_id
+        )
+
+    def _side_request(self, method: str, task_id: str) -> A2ARequest | None:
+        """A request to ``method`` for ``task_id`` over this tab's binding, headers and auth."""
+        spec = find_method(self.version, method)
+        if spec is None:
+            return None
+        try:
+            base = self.build_request()
+        except UsageError as exc:
+            self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
+            return None
+        ctx = TemplateContext(task_id=task_id, context_id=self.last_context_id)
+        return dataclasses.replace(base, method=method, body=render_body(spec, self.binding, ctx))
+
+    def cancel_task(self, task_id: str) -> None:
+        """*Cancel task*: CancelTask / tasks/cancel for ``task_id``; the result joins the
+        timeline (the stream, if still open, goes on and shows the cancellation)."""
+        if not task_id or (self._side_task is not None and not self._side_task.done()):
+            return
+        method = "CancelTask" if self.version is ProtocolVersion.V1_0 else "tasks/cancel"
+        request = self._side_request(method, task_id)
+        if request is None:
+            return
+        self.timeline.add_marker(f"{method} sent for task {task_id}")
+        self._side_task = asyncio.get_event_loop().create_task(
+            self._run_side(request, f"{method} result")
+        )
+
+    async def _run_side(self, request: A2ARequest, label: str) -> None:
+        timeline = self.timeline
+        try:
+            async for event in exchange.run(request, http=self._http_client()):
+                if isinstance(event, ResponseBody):
+                    timeline.add_body(event, label)
+                elif isinstance(event, ExchangeError):
+                    timeline.add_error(event)
+        finally:
+            timeline.end_side_exchange()
+
+    def resubscribe(self, task_id: str) -> None:
+        """*Resubscribe*: SubscribeToTask / tasks/resubscribe, appended to this timeline as a
+        new connection."""
+        if not task_id or self.busy:
+            return
+        method = "SubscribeToTask" if self.version is ProtocolVersion.V1_0 else "tasks/resubscribe"
+        request = self._side_request(method, task_id)
+        if request is None:
+            return
+        self.response_view.clear()
+        self._set_busy(True)
+        self.timeline.begin_connection(f"new connection: {method} for task {task_id}")
+        self.result_tabs.setCurrentWidget(self.timeline)
+        self._task = asyncio.get_event_loop().create_task(self._run(request))
+
+    def follow_up(self, context_id: str, task_id: str) -> None:
+        """*Follow up*: the next turn's body, in the preview (the draft is only overwritten
+        by *Replace request body*): same contextId, and taskId when the task waits for input.
+
+        The send method is kept when one is selected, else the streaming send method.
+        """
+        self._follow_up = (context_id, task_id)
+        if self.method not in _SEND_METHODS:
+            name = (
+                "SendStreamingMessage" if self.version is ProtocolVersion.V1_0 else "message/stream"
+            )
+            self.method_combo.setCurrentIndex(self.method_combo.findData(name))
+        self.generate_preview()
+        self.editor_tabs.setCurrentIndex(0)
+        self.message_text_edit.setFocus()
+        self.message_text_edit.selectAll()
+
+    async def _show_body(self, event: ResponseBody) -> None:
+        view = self.response_view
+        if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:
+            view.show_body(event, body_pretty(event.json, event.body))
+            return
+        # Large JSON: raw preview now, pretty text streamed in without freezing the window.
+        view.show_body(event, "")
+        view.pretty_view.set_text("")
+        view.pretty_view.set_highlighting(False)
+        await fill_view(view.pretty_view, pretty_pieces(event.json))
 
     def _set_busy(self, busy: bool) -> None:
         self.send_button.setText("Cancel" if busy else "Send")
@@ -280,6 +689,30 @@ class RequestTab(QWidget):
         )
         if not busy:
             self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
+
+
+_SEND_METHODS = frozenset(
+    {"SendMessage", "SendStreamingMessage", "message/send", "message/stream", "tasks/send",
+     "tasks/sendSubscribe"}
+)  # fmt: skip
+
+
+def _specs(version: ProtocolVersion) -> dict[str, MethodSpec]:
+    return {spec.name: spec for spec in methods_for(version)}
+
+
+def _select_data(combo: QComboBox, value: object) -> None:
+    """Select the item whose data equals ``value`` (str-enum data compares by value)."""
+    for i in range(combo.count()):
+        if combo.itemData(i) == value:
+            combo.setCurrentIndex(i)
+            return
+
+
+def _uses_variables(saved: SavedRequest) -> bool:
+    texts = [saved.endpoint, saved.body, saved.tenant, *(v for _, v in saved.headers)]
+    texts += [v for _, v in saved.auth.params]
+    return any("{{" in t for t in texts)
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

@@ -35,11 +35,15 @@ class CodeView(QPlainTextEdit):
 
     def set_text(self, text: str) -> None:
         """Replace the content, highlighting only when the text is small enough."""
-        if self._json:
-            want = len(text) <= MAX_HIGHLIGHT_CHARS
-            if want and self._highlighter is None:
-                self._highlighter = JsonHighlighter(self.document())
-            elif not want and self._highlighter is not None:
-                self._highlighter.setDocument(None)
-                self._highlighter = None
+        self.set_highlighting(len(text) <= MAX_HIGHLIGHT_CHARS)
         self.setPlainText(text)
+
+    def set_highlighting(self, on: bool) -> None:
+        """Switch JSON highlighting on or off (no effect on non-JSON views)."""
+        if not self._json:
+            return
+        if on and self._highlighter is None:
+            self._highlighter = JsonHighlighter(self.document())
+        elif not on and self._highlighter is not None:
+            self._highlighter.setDocument(None)
+            self._highlighter = None

@@ -77,8 +77,15 @@ def test_an_rpc_error_exits_1(peer: str, request: pytest.FixtureRequest) -> None
     assert error["name"] == "TaskNotFoundError"
 
 
+OK_RESULT = (
+    b'{"jsonrpc": "2.0", "id": null, "result": '
+    b'{"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "ok"}]}}}'
+)
+"""A SendMessage answer that is what the method promises (app.protocol.results)."""
+
+
 def test_body_params_are_sent_verbatim(tmp_path: Path) -> None:
-    canned = Canned(body=b'{"jsonrpc": "2.0", "id": null, "result": {}}')
+    canned = Canned(body=OK_RESULT)
     params = '{"message": {"n": 1.50, "z": 1, "a": 2}}'
     (tmp_path / "p.json").write_text(params)
     with bad_server(canned) as url:
@@ -118,11 +125,15 @@ def test_a_non_json_500_page_exits_1_with_the_page_text() -> None:
 
 
 def test_a_5_mib_body_is_received_whole() -> None:
-    big = b'{"jsonrpc": "2.0", "id": null, "result": {"blob": "' + b"y" * (5 << 20) + b'"}}'
+    big = (
+        b'{"jsonrpc": "2.0", "id": null, "result": {"message": {"messageId": "m", '
+        b'"role": "ROLE_AGENT", "parts": [{"text": "' + b"y" * (5 << 20) + b'"}]}}}'
+    )
     with bad_server(Canned(body=big)) as url:
         code, lines = send(url, "--method", "SendMessage")
     assert code == 0
-    assert len(by_event(lines, "response")[0]["body"]["result"]["blob"]) == 5 << 20
+    message = by_event(lines, "response")[0]["body"]["result"]["message"]
+    assert len(message["parts"][0]["text"]) == 5 << 20
 
 
 @pytest.mark.parametrize(
@@ -143,7 +154,7 @@ def test_usage_errors_exit_3(args: list[str], needle: str) -> None:
 
 
 def test_secrets_are_masked_in_request_events() -> None:
-    with bad_server(Canned(body=b'{"jsonrpc": "2.0", "id": null, "result": {}}')) as url:
+    with bad_server(Canned(body=OK_RESULT)) as url:
         code, lines = send(
             url, "--method", "SendMessage", "--header", "Authorization: Bearer s3cr3t"
         )

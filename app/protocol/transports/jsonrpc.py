@@ -24,8 +24,10 @@ from app.protocol.events import (
 )
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
 from app.protocol.request import A2ARequest, header_value, parse_body
+from app.protocol.results import check_result
 from app.protocol.transports.http import HttpCall, send_unary
-from app.protocol.types import A2A_VERSION_HEADER, ProtocolVersion
+from app.protocol.transports.sse_http import send_streaming
+from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 
 _SNIPPET_BYTES = 300
 
@@ -72,8 +74,25 @@ def build_call(request: A2ARequest) -> tuple[HttpCall, Any]:
 async def exchange(
     request: A2ARequest, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send one unary JSON-RPC request; yield its events (without the final ExchangeEnd)."""
+    """Send one JSON-RPC request; yield its events (without the final ExchangeEnd).
+
+    Streaming methods (catalog ``MethodSpec.streaming``) go to
+    :func:`app.protocol.transports.sse_http.send_streaming`.
+    """
     call, request_id = build_call(request)
+    spec = find_method(request.version, request.method)
+    if spec is not None and spec.streaming:
+        async for event in send_streaming(
+            client,
+            call,
+            clock,
+            timeout=request.timeout,
+            max_bytes=request.max_response_bytes,
+            request_id=request_id,
+            jsonrpc=True,
+        ):
+            yield event
+        return
     head: ResponseHead | None = None
     async for event in send_unary(
         client, call, clock, timeout=request.timeout, max_bytes=request.max_response_bytes
@@ -83,6 +102,11 @@ async def exchange(
             head = event
         elif isinstance(event, ResponseBody) and head is not None:
             error = judge_body(head, event, request_id, clock)
+            if error is None and spec is not None:
+                # A well-formed envelope can still carry the wrong result (results.py).
+                problem = check_result(spec, Binding.JSONRPC, event.json.get("result"))
+                if problem:
+                    error = ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem)
             if error is not None:
                 yield error
 

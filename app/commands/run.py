@@ -1,0 +1,171 @@
+"""``a2a-workbench run``: send the requests saved in an OpenAPI 3.2 document.
+
+    a2a-workbench run SPEC [--operation ID]... [--var NAME=VALUE]... [--output jsonl|pretty]
+        [--reveal-secrets]
+
+Operations are sent one after another in file order, or in the order of ``--operation``.
+``{{variables}}`` resolve from ``--var``, then ``A2A_WB_<NAME>``, then the OS keyring.
+Events are printed as by ``send``; with ``jsonl`` every record also carries
+``"operation": "<operationId>"``; ``pretty`` prints a ``=== <operationId>`` line first.
+
+Exit statuses (as ``send``): 0 every request succeeded, 1 an agent answered with an error,
+2 transport or protocol failure, 3 usage error (bad file, unknown operation, missing
+variable). With several operations the most serious status wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, pretty
+from app.protocol import exchange
+from app.protocol.errors import UsageError
+from app.protocol.events import ExchangeEnd, Outcome
+from app.spec.document import SavedOperation, SpecError, load
+from app.spec.requests import to_a2a_request
+from app.spec.variables import Resolver, parse_var
+
+# Most serious first: the exit status reports the worst outcome of the run.
+_SEVERITY = [
+    Outcome.USAGE_ERROR,
+    Outcome.TRANSPORT_ERROR,
+    Outcome.PROTOCOL_ERROR,
+    Outcome.CANCELLED,
+    Outcome.RPC_ERROR,
+    Outcome.OK,
+]
+
+
+class UsageExit(Exception):
+    """A command-line usage problem; exit status 3."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageExit(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``run`` argument parser."""
+    p = _Parser(
+        prog="a2a-workbench run",
+        description="Send the A2A requests saved in an OpenAPI 3.2 document (x-a2a).",
+    )
+    p.add_argument("spec", help="the OpenAPI document (YAML or JSON)")
+    p.add_argument(
+        "--operation",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="operationId to send (repeatable; default: every A2A operation in file order)",
+    )
+    p.add_argument(
+        "--var", action="append", default=[], metavar="NAME=VALUE", help="variable value"
+    )
+    p.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
+    p.add_argument(
+        "--reveal-secrets", action="store_true", help="print credential headers unmasked"
+    )
+    return p
+
+
+def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOperation]:
+    """The operations named in ``wanted`` (in that order), or all of them.
+
+    Raises:
+        UsageExit: an unknown operationId (the message lists the known ones).
+    """
+    if not wanted:
+        return operations
+    by_id = {op.request.operation_id: op for op in operations}
+    missing = [w for w in wanted if w not in by_id]
+    if missing:
+        known = ", ".join(by_id) or "(none)"
+        raise UsageExit(f"unknown operation {', '.join(missing)} (A2A operations: {known})")
+    return [by_id[w] for w in wanted]
+
+
+def _worse(a: Outcome, b: Outcome) -> Outcome:
+    return a if _SEVERITY.index(a) <= _SEVERITY.index(b) else b
+
+
+def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
+    out.write((json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)) + "\n")
+    out.flush()
+
+
+async def run_operations(
+    operations: list[SavedOperation],
+    resolver: Resolver,
+    fmt: str,
+    *,
+    out: TextIO = sys.stdout,
+    reveal_secrets: bool = False,
+) -> Outcome:
+    """Send each operation and print its events; returns the most serious outcome."""
+    worst = Outcome.OK
+    for op in operations:
+        op_id = op.request.operation_id
+        if fmt == "pretty":
+            out.write(f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
+                      f"{op.request.version.value})\n")  # fmt: skip
+        try:
+            sendable = to_a2a_request(op.request, resolver)
+        except UsageError as exc:
+            _write(out, fmt, {"event": "error", "kind": "usage", "message": str(exc),
+                              "operation": op_id})  # fmt: skip
+            _write(out, fmt, {"event": "end", "outcome": Outcome.USAGE_ERROR.value,
+                              "elapsed_ms": 0.0, "operation": op_id})  # fmt: skip
+            worst = _worse(worst, Outcome.USAGE_ERROR)
+            continue
+        printer = Printer(
+            fmt,
+            out,
+            reveal_secrets=reveal_secrets,
+            secret_headers=sendable.secret_headers,
+            secret_query=sendable.secret_query,
+        )
+        outcome = Outcome.TRANSPORT_ERROR
+        async for event in exchange.run(sendable.request):
+            record = printer.record(event)
+            if record is not None:
+                _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
+            if isinstance(event, ExchangeEnd):
+                outcome = event.outcome
+        worst = _worse(worst, outcome)
+    return worst
+
+
+def main(argv: list[str]) -> int:
+    """Run ``run``; returns the exit status (see module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+        values = dict(parse_var(v) for v in args.var)
+        try:
+            doc = load(Path(args.spec))
+        except SpecError as exc:
+            raise UsageExit(str(exc)) from exc
+        for problem in doc.problems:
+            print(f"warning: skipped invalid operation: {problem}", file=sys.stderr)
+        if doc.notice:
+            print(doc.notice, file=sys.stderr)
+        operations = select(doc.operations(), args.operation)
+        if not operations:
+            raise UsageExit(f"{args.spec}: no A2A operations (operations with x-a2a)")
+    except (UsageExit, UsageError) as exc:
+        print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    resolver = Resolver(values)
+    try:
+        outcome = asyncio.run(
+            run_operations(operations, resolver, args.output, reveal_secrets=args.reveal_secrets)
+        )
+    except KeyboardInterrupt:
+        return EXIT_STATUS[Outcome.CANCELLED]
+    return EXIT_STATUS[outcome]

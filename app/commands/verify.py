@@ -1,0 +1,257 @@
+"""``a2a-workbench verify``: check an Agent Card's JWS signatures against a local JWKS.
+
+Usage::
+
+    a2a-workbench verify CARD_URL_OR_FILE --jwks FILE [--profile sdk|spec|any]
+                         [--a2a-version V] [--output jsonl|pretty] [--show-payloads]
+
+A URL is fetched with ``fetch_card`` (no credentials, no redirects, ≤1 MiB) and
+``A2A-Version: 1.0`` by default, because servers shape the card by that header and the
+1.0 card is the one signers sign (PEERS.md 12). Nothing else is fetched: ``jku``/``x5u``
+are printed, never followed.
+
+``jsonl`` output: one ``{"event": "signature", ...}`` line per ``signatures[]`` entry (plus
+``{"event": "payload", ...}`` lines with ``--show-payloads``), then one
+``{"event": "end", ...}`` summary line.
+
+Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid (or
+one is malformed); 2 the card is unsigned; 3 usage error (bad arguments, unreadable JWKS,
+card not fetched or not parsed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from app.protocol.card_fetch import CardFetchResult, fetch_card, parse_card_json
+from app.protocol.jws import (
+    CardStatus,
+    CardVerification,
+    JwksError,
+    ProfileMode,
+    SignatureResult,
+    Verdict,
+    parse_jwks,
+    verify_card,
+)
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED, EXIT_USAGE = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """A command-line usage problem; exit status 3."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``verify`` argument parser (errors raise ``UsageError`` instead of exiting)."""
+    parser = _Parser(
+        prog="a2a-workbench verify",
+        description="Verify an Agent Card's JWS signatures against a JWKS you trust.",
+    )
+    parser.add_argument("card", metavar="CARD_URL_OR_FILE", help="card URL, base URL or file")
+    parser.add_argument("--jwks", required=True, metavar="FILE", help="JWKS (or one JWK) file")
+    parser.add_argument(
+        "--profile",
+        choices=[m.value for m in ProfileMode],
+        default=ProfileMode.ANY.value,
+        help="canonicalisation profiles accepted: sdk, spec (strict §8.4.1) or any",
+    )
+    parser.add_argument(
+        "--a2a-version",
+        default="1.0",
+        metavar="V",
+        help="A2A-Version header for URL fetches (default 1.0; 'none' sends no header)",
+    )
+    parser.add_argument("--output", choices=["jsonl", "pretty"], default="jsonl")
+    parser.add_argument("--timeout", type=float, default=10.0, help="fetch timeout, seconds")
+    parser.add_argument(
+        "--show-payloads", action="store_true", help="also print each profile's payload"
+    )
+    return parser
+
+
+def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
+    source: str = args.card
+    if source.startswith(("http://", "https://")):
+        version = None if args.a2a_version.lower() == "none" else args.a2a_version
+        result: CardFetchResult = asyncio.run(
+            fetch_card(source, a2a_version=version, timeout=args.timeout)
+        )
+        if result.error:
+            raise UsageError(f"card not fetched from {result.card_url}: {result.error}")
+        if result.redirect_location:
+            raise UsageError(
+                f"card not fetched: HTTP {result.status} redirect to "
+                f"{result.redirect_location} (redirects are not followed)"
+            )
+        if result.status != 200:
+            hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
+            raise UsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
+        if result.parse_error:
+            err = result.parse_error
+            raise UsageError(
+                f"card from {result.card_url} is not JSON: {err.message} "
+                f"(line {err.line}, column {err.column})"
+            )
+        return result.json, result.card_url
+    try:
+        raw = Path(source).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read card file {source}: {exc.strerror or exc}") from exc
+    value, error, _ = parse_card_json(raw)
+    if error:
+        raise UsageError(
+            f"card file {source} is not JSON: {error.message} "
+            f"(line {error.line}, column {error.column})"
+        )
+    return value, source
+
+
+def _signature_record(result: SignatureResult) -> dict[str, Any]:
+    return {
+        "event": "signature",
+        "index": result.index,
+        "verdict": result.verdict.value,
+        "label": result.label,
+        "reason": result.reason.value if result.reason else None,
+        "message": result.message,
+        "kid": result.kid,
+        "alg": result.alg,
+        "typ": result.typ,
+        "jku": result.jku,
+        "x5u": result.x5u,
+        "profile": result.profile.value if result.profile else None,
+        "matched_profiles": [p.value for p in result.matched_profiles],
+        "sdk_canonicalisation_only": result.sdk_canonicalisation_only,
+        "key_index": result.key_index,
+        "protected_header": result.protected_header,
+        "unprotected_header": result.unprotected_header or None,
+        "notes": list(result.notes),
+    }
+
+
+def exit_status(verification: CardVerification) -> int:
+    """Map a verification to the documented exit status (module docstring)."""
+    if verification.status is CardStatus.NOT_A_CARD:
+        return EXIT_USAGE
+    if verification.status is CardStatus.UNSIGNED:
+        return EXIT_UNSIGNED
+    if verification.any_valid and not verification.any_malformed:
+        return EXIT_VALID
+    return EXIT_INVALID
+
+
+def _end_record(verification: CardVerification, source: str, code: int) -> dict[str, Any]:
+    counts = {v.value: 0 for v in Verdict}
+    for result in verification.signatures:
+        counts[result.verdict.value] += 1
+    return {
+        "event": "end",
+        "source": source,
+        "status": verification.status.value,
+        "mode": verification.mode.value,
+        "signatures": len(verification.signatures),
+        **counts,
+        "malformed": sum(1 for r in verification.signatures if r.malformed),
+        "uncovered_profile": (
+            verification.uncovered_profile.value if verification.uncovered_profile else None
+        ),
+        "uncovered": [{"path": u.path, "reason": u.reason} for u in verification.uncovered],
+        "notes": list(verification.notes) if verification.signatures else [],
+        "exit_status": code,
+    }
+
+
+def _write_jsonl(
+    out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
+) -> None:
+    def line(record: dict[str, Any]) -> None:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    if payloads:
+        for p in verification.payloads:
+            line(
+                {
+                    "event": "payload",
+                    "profile": p.profile.value,
+                    "payload": p.payload.decode("utf-8") if p.payload is not None else None,
+                    "error": p.error or None,
+                }
+            )
+    for result in verification.signatures:
+        line(_signature_record(result))
+    line(_end_record(verification, source, code))
+
+
+def _write_pretty(
+    out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
+) -> None:
+    out.write(f"card: {source}\n")
+    if verification.status is CardStatus.UNSIGNED:
+        out.write("unsigned: the card has no signatures\n")
+        return
+    if payloads:
+        for p in verification.payloads:
+            body = p.payload.decode("utf-8") if p.payload is not None else f"(none: {p.error})"
+            out.write(f"payload [{p.profile.value}]: {body}\n")
+    for r in verification.signatures:
+        out.write(
+            f"signature {r.index}: {r.label.upper()} kid={r.kid!r} alg={r.alg!r}"
+            + (f" profile={r.profile.value}" if r.profile else "")
+            + f"\n  {r.message}\n"
+        )
+        if r.jku:
+            out.write(f"  jku (not fetched): {r.jku}\n")
+        for note in r.notes:
+            out.write(f"  note: {note}\n")
+    if verification.uncovered:
+        basis = verification.uncovered_profile.value if verification.uncovered_profile else "?"
+        out.write(f"not covered by the signature (measured against {basis}):\n")
+        for u in verification.uncovered:
+            out.write(f"  {u.path}: {u.reason}\n")
+    for note in verification.notes:
+        out.write(f"note: {note}\n")
+    out.write(f"result: {verification.status.value} (exit {code})\n")
+
+
+def main(argv: list[str]) -> int:
+    """Run ``verify``; returns the exit status (see module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:
+        sys.stderr.write(f"a2a-workbench verify: error: {exc}\n")
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    try:
+        try:
+            jwks_text = Path(args.jwks).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read JWKS file {args.jwks}: {exc.strerror or exc}") from exc
+        try:
+            jwks = parse_jwks(jwks_text)
+        except JwksError as exc:
+            raise UsageError(f"JWKS file {args.jwks}: {exc}") from exc
+        card, source = _load_card(args)
+    except UsageError as exc:
+        sys.stderr.write(f"a2a-workbench verify: error: {exc}\n")
+        return EXIT_USAGE
+
+    verification = verify_card(card, jwks, mode=ProfileMode(args.profile))
+    code = exit_status(verification)
+    if verification.status is CardStatus.NOT_A_CARD:
+        sys.stderr.write(f"a2a-workbench verify: error: {source} is not a JSON object card\n")
+        return code
+    writer = _write_jsonl if args.output == "jsonl" else _write_pretty
+    writer(sys.stdout, verification, source, code, args.show_payloads)
+    return code

@@ -1,0 +1,432 @@
+"""Public Agent Card discovery: one careful GET, reported in full.
+
+The public card fetch is deliberately paranoid (issue 5, PROTOCOL.md §6.3, PEERS.md 10):
+
+- it sends **no credentials**: a fresh ``httpx.AsyncClient`` with no auth, no cookies and no
+  environment configuration (``trust_env=False``, so neither ``.netrc`` nor proxy URLs with
+  user info can add any), whatever the request tab's Auth says;
+- it follows **no redirects**: a 3xx is a result, with its ``Location``;
+- it reads **at most** ``max_bytes`` (1 MiB by default) while streaming; a larger body is an
+  error and nothing is parsed;
+- it has an overall deadline, not only httpx's per-phase timeouts, so a slow-drip server
+  cannot hold the fetch open;
+- network problems are **results** (``CardFetchResult.error``), never exceptions. Only
+  programming errors (a caller-supplied client carrying credentials) raise.
+
+``A2A-Version`` is sent only when the caller asks for it, because servers shape the card by
+it (the JS SDK serves a 0.3 card without it, PEERS.md 10). ``CardCache`` keeps ETag /
+Last-Modified per URL for conditional refetches (RFC 9110 §13.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import httpx
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "LEGACY_CARD_PATH",
+    "WELL_KNOWN_CARD_PATH",
+    "CacheEntry",
+    "CardCache",
+    "CardFetchResult",
+    "JsonParseError",
+    "fetch_card",
+    "parse_card_json",
+    "resolve_card_url",
+]
+
+WELL_KNOWN_CARD_PATH = "/.well-known/agent-card.json"
+"""Card path since A2A 0.3.0 (spec HEAD §8.2)."""
+
+LEGACY_CARD_PATH = "/.well-known/agent.json"
+"""Card path of A2A ≤0.2.x; a2a-python 0.3.x still served it (PROTOCOL.md §1)."""
+
+DEFAULT_MAX_BYTES = 1_048_576
+"""1 MiB: the most a public card fetch reads (issue 5)."""
+
+# Header names whose presence on a caller-supplied client means it carries credentials.
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
+
+
+@dataclass(frozen=True, slots=True)
+class JsonParseError:
+    """Why a body is not a JSON document.
+
+    Attributes:
+        message: human-readable reason (from ``json.JSONDecodeError`` or the UTF-8 decoder).
+        line: 1-based line of the error, or 0 when unknown.
+        column: 1-based column of the error, or 0 when unknown.
+        offset: 0-based character offset of the error, or -1 when unknown.
+    """
+
+    message: str
+    line: int = 0
+    column: int = 0
+    offset: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class CardFetchResult:
+    """Everything one card fetch saw, for display and for later steps.
+
+    Attributes:
+        url: the URL the caller passed, unchanged.
+        card_url: the URL actually requested (base URL + ``/.well-known/agent-card.json``,
+            or ``url`` itself when it already names a card).
+        request_headers: headers sent, in order, as ``(name, value)`` pairs.
+        status: HTTP status code, or ``None`` when no response arrived.
+        reason: HTTP reason phrase ("" when none).
+        headers: response headers as ``(name, value)`` pairs, duplicates kept.
+        raw: the body bytes read (at most ``max_bytes``; empty when no body arrived).
+        json: the parsed JSON value (any JSON type) for a 2xx body that parsed; else ``None``.
+        parse_error: why a 2xx body did not parse, else ``None``.
+        duplicate_keys: names of object keys that occur more than once in one object (the
+            parser keeps the last; other parsers may keep the first, which matters for
+            signatures).
+        etag: the ``ETag`` response header, verbatim (weak validators keep ``W/``).
+        last_modified: the ``Last-Modified`` response header, verbatim.
+        content_type: the ``Content-Type`` response header ("" when absent).
+        not_modified: ``True`` for a 304 answer to a conditional request.
+        redirect_location: absolute target of a 3xx ``Location`` (not followed), else ``None``.
+        legacy_hint: the legacy ``/.well-known/agent.json`` URL to offer after a 404 on the
+            well-known path, else ``None``.
+        too_large: the body exceeded ``max_bytes``; nothing was parsed.
+        error: transport or size failure in words (refused, timeout, too large), else ``None``.
+        elapsed_ms: wall time of the whole fetch in milliseconds.
+    """
+
+    url: str
+    card_url: str
+    request_headers: tuple[tuple[str, str], ...] = ()
+    status: int | None = None
+    reason: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    raw: bytes = b""
+    json: Any = None
+    parse_error: JsonParseError | None = None
+    duplicate_keys: tuple[str, ...] = ()
+    etag: str | None = None
+    last_modified: str | None = None
+    content_type: str = ""
+    not_modified: bool = False
+    redirect_location: str | None = None
+    legacy_hint: str | None = None
+    too_large: bool = False
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when a 2xx body arrived and parsed as JSON (of any type)."""
+        return (
+            self.error is None
+            and self.status is not None
+            and 200 <= self.status < 300
+            and self.parse_error is None
+        )
+
+    def header(self, name: str) -> str | None:
+        """First response header value called ``name`` (case-insensitive), else ``None``."""
+        wanted = name.lower()
+        for key, value in self.headers:
+            if key.lower() == wanted:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CacheEntry:
+    """Validators remembered for one card URL.
+
+    Attributes:
+        etag: last ``ETag`` seen, verbatim.
+        last_modified: last ``Last-Modified`` seen, verbatim.
+        raw: the body of the last 200 answer, so a 304 can be shown next to what it confirms.
+    """
+
+    etag: str | None
+    last_modified: str | None
+    raw: bytes = b""
+
+
+@dataclass(slots=True)
+class CardCache:
+    """Per-URL ETag / Last-Modified store for conditional card refetches.
+
+    Qt-free and synchronous; the UI keeps one per workspace. Keys are ``card_url`` values.
+    """
+
+    _entries: dict[str, CacheEntry] = field(default_factory=dict)
+
+    def get(self, card_url: str) -> CacheEntry | None:
+        """The remembered validators for ``card_url``, if any."""
+        return self._entries.get(card_url)
+
+    def conditional_kwargs(self, card_url: str) -> dict[str, str]:
+        """``fetch_card`` keyword arguments for a conditional refetch of ``card_url``.
+
+        Returns:
+            ``{"if_none_match": …, "if_modified_since": …}`` with only the known validators.
+        """
+        entry = self._entries.get(card_url)
+        if entry is None:
+            return {}
+        kwargs: dict[str, str] = {}
+        if entry.etag:
+            kwargs["if_none_match"] = entry.etag
+        if entry.last_modified:
+            kwargs["if_modified_since"] = entry.last_modified
+        return kwargs
+
+    def update(self, result: CardFetchResult) -> None:
+        """Learn validators from a fetch result (200 stores, 304 refreshes, others ignored)."""
+        if result.status == 200 and not result.too_large:
+            if result.etag or result.last_modified:
+                self._entries[result.card_url] = CacheEntry(
+                    result.etag, result.last_modified, result.raw
+                )
+            else:
+                self._entries.pop(result.card_url, None)
+        elif result.not_modified:
+            old = self._entries.get(result.card_url)
+            # RFC 9110 §15.4.5: a 304 may carry updated validators.
+            self._entries[result.card_url] = CacheEntry(
+                result.etag or (old.etag if old else None),
+                result.last_modified or (old.last_modified if old else None),
+                old.raw if old else b"",
+            )
+
+    def forget(self, card_url: str) -> None:
+        """Drop what is known about ``card_url``."""
+        self._entries.pop(card_url, None)
+
+
+def resolve_card_url(url: str) -> tuple[str, bool]:
+    """Map what the user typed to the card URL to GET.
+
+    A URL whose path ends in ``.json`` or contains ``/.well-known/`` names a card and is used
+    as-is; anything else is a base URL and gets ``/.well-known/agent-card.json`` appended to
+    its path (as the SDK's ``A2ACardResolver`` does), dropping query and fragment.
+
+    Args:
+        url: absolute ``http``/``https`` URL.
+
+    Returns:
+        ``(card_url, is_base_url)``.
+
+    Raises:
+        ValueError: the URL is not absolute http(s).
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not an absolute http(s) URL: {url!r}")
+    path = parts.path
+    if path.endswith(".json") or "/.well-known/" in path:
+        return urlunsplit(parts), False
+    base_path = path.rstrip("/")
+    return urlunsplit((parts.scheme, parts.netloc, base_path + WELL_KNOWN_CARD_PATH, "", "")), True
+
+
+def parse_card_json(raw: bytes) -> tuple[Any, JsonParseError | None, tuple[str, ...]]:
+    """Parse a card body as strict UTF-8 JSON, never raising.
+
+    Args:
+        raw: the body bytes.
+
+    Returns:
+        ``(value, error, duplicate_key_paths)``; ``value`` is ``None`` when ``error`` is set.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, JsonParseError(f"body is not UTF-8: {exc.reason}", offset=exc.start), ()
+    duplicates: list[str] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in obj:
+                duplicates.append(key)
+            obj[key] = value
+        return obj
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs_hook)
+    except json.JSONDecodeError as exc:
+        return None, JsonParseError(exc.msg, exc.lineno, exc.colno, exc.pos), ()
+    except RecursionError:
+        return None, JsonParseError("JSON nesting too deep to parse"), ()
+    except ValueError as exc:  # e.g. integer string conversion limit (CPython gh-95778)
+        return None, JsonParseError(str(exc)), ()
+    return value, None, tuple(duplicates)
+
+
+def _check_client(client: httpx.AsyncClient) -> None:
+    # A shared client could add the tab's credentials to an unauthenticated, possibly
+    # attacker-chosen URL; refusing it is cheaper than auditing every caller.
+    if client.auth is not None:
+        raise ValueError("fetch_card must not use a client that carries auth")
+    if any(name in client.headers for name in _CREDENTIAL_HEADERS):
+        raise ValueError("fetch_card must not use a client with credential headers")
+    if len(client.cookies.jar) > 0:
+        raise ValueError("fetch_card must not use a client with cookies")
+
+
+def _legacy_url(card_url: str) -> str | None:
+    parts = urlsplit(card_url)
+    if not parts.path.endswith(WELL_KNOWN_CARD_PATH):
+        return None
+    path = parts.path[: -len(WELL_KNOWN_CARD_PATH)] + LEGACY_CARD_PATH
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+async def fetch_card(
+    url: str,
+    *,
+    a2a_version: str | None = None,
+    if_none_match: str | None = None,
+    if_modified_since: str | None = None,
+    timeout: float = 10.0,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    client: httpx.AsyncClient | None = None,
+) -> CardFetchResult:
+    """GET a public Agent Card without credentials, redirects or unbounded reads.
+
+    Args:
+        url: base URL (``https://host/``) or full card URL.
+        a2a_version: value for ``A2A-Version`` (``"1.0"``, ``"0.3"``); ``None`` sends none.
+        if_none_match: ETag to send as ``If-None-Match`` (RFC 9110 §13.1.2).
+        if_modified_since: HTTP-date to send as ``If-Modified-Since``.
+        timeout: overall deadline in seconds (connect + headers + body).
+        max_bytes: most body bytes to read (after content decoding); more is an error.
+        client: client to use instead of a fresh one (tests: ``httpx.MockTransport``). It must
+            carry no auth, credential headers or cookies; redirects are disabled per request.
+
+    Returns:
+        A ``CardFetchResult``; network and HTTP problems are reported in it, not raised.
+
+    Raises:
+        ValueError: ``client`` carries credentials, or ``max_bytes``/``timeout`` is not positive.
+    """
+    if max_bytes <= 0 or timeout <= 0:
+        raise ValueError("max_bytes and timeout must be positive")
+    if client is not None:
+        _check_client(client)
+    started = time.monotonic()
+    try:
+        card_url, _ = resolve_card_url(url)
+    except ValueError as exc:
+        return CardFetchResult(url=url, card_url=url, error=str(exc))
+
+    headers: list[tuple[str, str]] = [
+        ("Accept", "application/json"),
+        # Caches in front of agents (the JS SDK sets max-age=3600) would otherwise answer.
+        ("Cache-Control", "no-cache"),
+    ]
+    if a2a_version:
+        headers.append(("A2A-Version", a2a_version))
+    if if_none_match:
+        headers.append(("If-None-Match", if_none_match))
+    if if_modified_since:
+        headers.append(("If-Modified-Since", if_modified_since))
+
+    owned = client is None
+    http = client or httpx.AsyncClient(
+        follow_redirects=False, trust_env=False, timeout=httpx.Timeout(timeout)
+    )
+    base = CardFetchResult(url=url, card_url=card_url, request_headers=tuple(headers))
+    try:
+        async with asyncio.timeout(timeout):
+            result = await _do_fetch(http, base, headers, max_bytes)
+    except TimeoutError:
+        result = _with(base, error=f"timed out after {timeout:g} s")
+    except httpx.TimeoutException as exc:
+        result = _with(base, error=f"timed out: {type(exc).__name__}")
+    except httpx.ConnectError as exc:
+        result = _with(base, error=f"connection failed: {exc or type(exc).__name__}")
+    except httpx.HTTPError as exc:
+        result = _with(base, error=f"{type(exc).__name__}: {exc}")
+    except OSError as exc:
+        result = _with(base, error=f"network error: {exc}")
+    finally:
+        if owned:
+            await http.aclose()
+    return _with(result, elapsed_ms=(time.monotonic() - started) * 1000.0)
+
+
+def _with(result: CardFetchResult, **changes: Any) -> CardFetchResult:
+    return replace(result, **changes)
+
+
+async def _do_fetch(
+    http: httpx.AsyncClient,
+    base: CardFetchResult,
+    headers: list[tuple[str, str]],
+    max_bytes: int,
+) -> CardFetchResult:
+    request = http.build_request("GET", base.card_url, headers=headers)
+    # Cookies set on the client by an earlier response must not travel either.
+    request.headers.pop("cookie", None)
+    response = await http.send(request, stream=True, follow_redirects=False)
+    try:
+        status = response.status_code
+        resp_headers = tuple(
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw
+        )
+        result = _with(
+            base,
+            status=status,
+            reason=response.reason_phrase,
+            headers=resp_headers,
+            etag=response.headers.get("etag"),
+            last_modified=response.headers.get("last-modified"),
+            content_type=response.headers.get("content-type", ""),
+            not_modified=status == 304,
+        )
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > max_bytes:
+            return _with(
+                result,
+                too_large=True,
+                error=(
+                    f"card too large: Content-Length {int(declared)} bytes exceeds the "
+                    f"{max_bytes}-byte limit; nothing read or parsed"
+                ),
+            )
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body.extend(chunk)
+            if len(body) > max_bytes:
+                return _with(
+                    result,
+                    raw=bytes(body[:max_bytes]),
+                    too_large=True,
+                    error=(
+                        f"card too large: more than {max_bytes} bytes; reading stopped and "
+                        "nothing was parsed"
+                    ),
+                )
+        raw = bytes(body)
+    finally:
+        await response.aclose()
+
+    result = _with(result, raw=raw)
+    if 300 <= status < 400 and status != 304:
+        location = response.headers.get("location")
+        return _with(
+            result, redirect_location=urljoin(base.card_url, location) if location else None
+        )
+    if status == 404:
+        # Also offered for a typed full well-known URL: same situation, same remedy.
+        return _with(result, legacy_hint=_legacy_url(base.card_url))
+    if 200 <= status < 300:
+        value, error, duplicates = parse_card_json(raw)
+        return _with(result, json=value, parse_error=error, duplicate_keys=duplicates)
+    return result

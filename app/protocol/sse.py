@@ -1,0 +1,212 @@
+"""A sans-IO Server-Sent Events decoder (HTML Living Standard, "Parsing an event stream").
+
+Bytes in, :class:`SseEvent` s out; no sockets, no httpx (STYLE.md §4.2 rule 2)::
+
+    decoder = SseDecoder()
+    for chunk in chunks:
+        for event in decoder.feed(chunk):
+            ...
+    events = decoder.close()  # a last frame the server did not end with a blank line
+
+What follows the standard:
+
+- lines end with CRLF, LF or a bare CR, also when the CR and LF arrive in different chunks
+  (a CR ends the line at once; an LF that starts the next chunk is swallowed with it);
+- a leading UTF-8 BOM is skipped; lines are decoded as UTF-8 with replacement characters;
+- ``field: value`` with one optional space after the colon; a line without a colon is a field
+  with an empty value; unknown fields are ignored;
+- ``data`` lines are joined with ``\\n``; ``event`` sets the type; ``id`` sets the last event
+  id unless it contains NUL; ``retry`` is kept only when it is all ASCII digits.
+
+Where a debugger needs to see more than a browser would:
+
+- every frame keeps its exact bytes (``raw``): all bytes since the previous frame up to and
+  including the blank line that ended it, so joining every ``raw`` gives back the stream;
+- frames the standard does not dispatch are still returned: a comment-only frame (a
+  keep-alive such as ``: ping``) has ``data is None`` and its ``comments``; a frame with
+  ``event:``/``id:``/``retry:`` but no ``data`` also has ``data is None``;
+- :meth:`SseDecoder.close` returns a last frame that lacks its blank line, marked
+  ``complete=False`` (the standard discards it; a debugger shows it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class SseEvent:
+    """One frame of an event stream.
+
+    Attributes:
+        raw: the frame's bytes as received (including the blank line that ended it).
+        data: the joined ``data`` lines, or None when the frame had no ``data`` field.
+        event: the ``event`` field; ``""`` means the default type ``message``.
+        id: the ``id`` field of this frame, or None when it had none (or one with NUL).
+        last_event_id: the stream's last event id after this frame (ids persist).
+        retry: the ``retry`` field in milliseconds, when valid.
+        comments: the text of comment lines (after the ``:``, one leading space removed).
+        complete: False when the stream ended before the frame's blank line.
+    """
+
+    raw: bytes
+    data: str | None
+    event: str = ""
+    id: str | None = None
+    last_event_id: str = ""
+    retry: int | None = None
+    comments: tuple[str, ...] = ()
+    complete: bool = True
+
+    @property
+    def is_comment(self) -> bool:
+        """True for a frame with comments and no fields (a keep-alive)."""
+        return self.data is None and bool(self.comments) and self.event == "" and self.id is None
+
+
+class SseDecoder:
+    """Incremental event-stream parser; feed it bytes as they arrive."""
+
+    __slots__ = (
+        "_buf",
+        "_comments",
+        "_data",
+        "_event",
+        "_has_lines",
+        "_id",
+        "_last_id",
+        "_raw",
+        "_retry",
+        "_skip_lf",
+        "_started",
+    )
+
+    def __init__(self) -> None:
+        self._buf = bytearray()  # the current, unterminated line
+        self._raw = bytearray()  # bytes of the current frame so far (terminated lines)
+        self._skip_lf = False  # the last chunk ended in CR: an LF next belongs to it
+        self._started = False  # BOM check done
+        self._last_id = ""
+        self._reset_frame()
+
+    def _reset_frame(self) -> None:
+        self._data: list[str] | None = None
+        self._event = ""
+        self._id: str | None = None
+        self._retry: int | None = None
+        self._comments: list[str] = []
+        self._has_lines = False
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes held for a frame not yet complete (to cap runaway frames)."""
+        return len(self._buf) + len(self._raw)
+
+    @property
+    def last_event_id(self) -> str:
+        """The last ``id`` seen (what a reconnecting client would send as Last-Event-ID)."""
+        return self._last_id
+
+    def feed(self, chunk: bytes) -> list[SseEvent]:
+        """Consume ``chunk``; return the frames it completed, in order."""
+        if not chunk:
+            return []
+        if not self._started:
+            pending = bytes(self._buf) + chunk
+            if len(pending) < len(_BOM) and _BOM.startswith(pending):
+                self._buf = bytearray(pending)
+                return []
+            self._started = True
+            self._buf.clear()
+            if pending.startswith(_BOM):
+                self._raw += _BOM
+                pending = pending[len(_BOM) :]
+            chunk = pending
+        out: list[SseEvent] = []
+        pos = 0
+        if self._skip_lf:
+            self._skip_lf = False
+            if chunk[:1] == b"\n":
+                self._raw += b"\n"
+                pos = 1
+        for match in _LINE_END.finditer(chunk, pos):
+            start, end = match.span()
+            if self._buf:
+                self._buf += chunk[pos:start]
+                line = bytes(self._buf)
+                self._buf.clear()
+            else:
+                line = chunk[pos:start]
+            self._raw += line
+            self._raw += chunk[start:end]
+            if end == len(chunk) and chunk[start:end] == b"\r":
+                self._skip_lf = True
+            pos = end
+            event = self._line(line)
+            if event is not None:
+                out.append(event)
+        if pos < len(chunk):
+            self._buf += chunk[pos:]
+        return out
+
+    def close(self) -> list[SseEvent]:
+        """End of stream: a frame still open (no blank line yet) is returned incomplete."""
+        if not self._started and self._buf:
+            self._started = True
+        if self._buf:
+            line = bytes(self._buf)
+            self._buf.clear()
+            self._raw += line
+            self._line(line)
+        if not self._has_lines:
+            return []
+        event = self._dispatch(complete=False)
+        return [event]
+
+    def _line(self, line: bytes) -> SseEvent | None:
+        if not line:
+            if not self._has_lines:
+                return None  # extra blank lines: kept in raw of the next frame
+            return self._dispatch(complete=True)
+        self._has_lines = True
+        text = line.decode("utf-8", "replace")
+        if text[0] == ":":
+            comment = text[1:]
+            self._comments.append(comment[1:] if comment.startswith(" ") else comment)
+            return None
+        name, colon, value = text.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":
+            if self._data is None:
+                self._data = [value]
+            else:
+                self._data.append(value)
+        elif name == "event":
+            self._event = value
+        elif name == "id":
+            if "\0" not in value:
+                self._id = value
+                self._last_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self._retry = int(value)
+        return None
+
+    def _dispatch(self, *, complete: bool) -> SseEvent:
+        event = SseEvent(
+            raw=bytes(self._raw),
+            data="\n".join(self._data) if self._data is not None else None,
+            event=self._event,
+            id=self._id,
+            last_event_id=self._last_id,
+            retry=self._retry,
+            comments=tuple(self._comments),
+            complete=complete,
+        )
+        self._raw.clear()
+        self._reset_frame()
+        return event

@@ -1,0 +1,382 @@
+"""What a streamed item is: kind, task, context, state, final flag and a one-line summary.
+
+Pure functions over parsed JSON (no I/O, no Qt). One classifier for every shape a stream
+item comes in (PROTOCOL.md §2.4, §3.3, §5.2; PEERS.md 7):
+
+- JSON-RPC envelopes: ``{"jsonrpc": "2.0", "id": …, "result": X}`` or ``{"error": …}``;
+- 1.0 (all bindings) and 0.3 REST/gRPC ``StreamResponse`` wrappers: ``{"task": …}``,
+  ``{"message": …}`` (0.3 proto field ``msg``), ``{"statusUpdate": …}``, ``{"artifactUpdate": …}``;
+- 0.3 JSON-RPC bare objects typed by ``kind`` (``task``, ``message``, ``status-update``,
+  ``artifact-update``);
+- bare ``Task`` / ``Message`` objects (a CancelTask or GetTask result).
+
+Task states are normalised to :class:`TaskState` whatever their spelling: 1.0
+``TASK_STATE_INPUT_REQUIRED``, 0.3 JSON-RPC ``input-required``, the 0.3 proto's
+``TASK_STATE_CANCELLED`` and the enum numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from app.protocol.events import NOT_JSON, StreamItem
+
+
+class ItemKind(StrEnum):
+    """The kind of a timeline row."""
+
+    TASK = "task"
+    MESSAGE = "message"
+    STATUS_UPDATE = "status-update"
+    ARTIFACT_UPDATE = "artifact-update"
+    ERROR = "error"
+    COMMENT = "comment"
+    END = "end"
+
+
+class TaskState(StrEnum):
+    """Task states, version-neutral (the values are the spec's 0.3 spellings)."""
+
+    UNSPECIFIED = "unknown"
+    SUBMITTED = "submitted"
+    WORKING = "working"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELED = "canceled"
+    INPUT_REQUIRED = "input-required"
+    REJECTED = "rejected"
+    AUTH_REQUIRED = "auth-required"
+
+    @property
+    def terminal(self) -> bool:
+        """Completed, failed, canceled or rejected: nothing more may happen."""
+        return self in _TERMINAL
+
+    @property
+    def interrupted(self) -> bool:
+        """Waiting for the client (input-required, auth-required)."""
+        return self in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED)
+
+    @property
+    def active(self) -> bool:
+        """Submitted or working: the agent still owes events."""
+        return self in (TaskState.SUBMITTED, TaskState.WORKING)
+
+
+_TERMINAL = frozenset(
+    {TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED}
+)
+_STATE_NUMBERS = {
+    0: TaskState.UNSPECIFIED,
+    1: TaskState.SUBMITTED,
+    2: TaskState.WORKING,
+    3: TaskState.COMPLETED,
+    4: TaskState.FAILED,
+    5: TaskState.CANCELED,
+    6: TaskState.INPUT_REQUIRED,
+    7: TaskState.REJECTED,
+    8: TaskState.AUTH_REQUIRED,
+}
+
+
+def normalize_state(value: Any) -> TaskState | None:
+    """A TaskState for any spelling (``TASK_STATE_WORKING``, ``working``, ``2``,
+    ``TASK_STATE_CANCELLED``); None when ``value`` is not a known state."""
+    if isinstance(value, str):
+        try:
+            return _STATE_SPELLINGS[value]  # every event of a stream spells it the same way
+        except KeyError:
+            state = _normalize_text(value)
+            if len(_STATE_SPELLINGS) < _STATE_SPELLINGS_MAX:
+                _STATE_SPELLINGS[value] = state
+            return state
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return _STATE_NUMBERS.get(value)
+    return None
+
+
+def _normalize_text(value: str) -> TaskState | None:
+    text = value.strip().lower()
+    if text.startswith("task_state_"):
+        text = text[len("task_state_") :]
+    text = text.replace("_", "-")
+    if text == "cancelled":
+        text = "canceled"
+    if text == "unspecified":
+        text = "unknown"
+    try:
+        return TaskState(text)
+    except ValueError:
+        return None
+
+
+_STATE_SPELLINGS: dict[str, TaskState | None] = {}
+"""Spellings seen so far (bounded: a peer may send anything as a state)."""
+_STATE_SPELLINGS_MAX = 256
+
+
+@dataclass(frozen=True, slots=True)
+class ItemInfo:
+    """What one stream item says, as shown in a timeline row and the CLI ``item`` record.
+
+    Attributes:
+        kind: what the item is.
+        task_id, context_id: the ids it carries (empty when none).
+        state: the task state it reports, normalised (None when it reports none).
+        raw_state: the state as spelled on the wire (``TASK_STATE_CANCELLED``).
+        final: the 0.3 ``final`` flag (None when absent).
+        summary: one line: the first text part, an artifact name, an error message.
+        artifact_id, append, last_chunk: for artifact updates.
+        artifact_ids: the artifacts a Task snapshot already holds.
+        error_code: the error code for error items.
+    """
+
+    kind: ItemKind
+    task_id: str = ""
+    context_id: str = ""
+    state: TaskState | None = None
+    raw_state: str = ""
+    final: bool | None = None
+    summary: str = ""
+    artifact_id: str = ""
+    append: bool = False
+    last_chunk: bool = False
+    artifact_ids: tuple[str, ...] = ()
+    error_code: int | str | None = None
+
+
+_SUMMARY_CHARS = 160
+
+
+def classify_item(item: StreamItem) -> ItemInfo:
+    """Classify one :class:`StreamItem` (SSE frame or gRPC message)."""
+    if item.json is NOT_JSON:
+        if not item.json_error:
+            # A frame without data: a keep-alive comment, or only event/id/retry fields.
+            return ItemInfo(ItemKind.COMMENT, summary=_one_line(_frame_text(item.raw)))
+        return ItemInfo(
+            ItemKind.ERROR, summary=_one_line(f"invalid JSON: {item.json_error or 'no data'}")
+        )
+    info = classify_json(item.json)
+    if item.sse_event == "error" and info.kind is not ItemKind.ERROR:
+        return ItemInfo(
+            ItemKind.ERROR,
+            task_id=info.task_id,
+            context_id=info.context_id,
+            summary=_one_line("event: error · " + (info.summary or _json_snippet(item.json))),
+        )
+    return info
+
+
+def classify_json(value: Any) -> ItemInfo:
+    """Classify a parsed stream item or unary result in any of the shapes above."""
+    if not isinstance(value, dict):
+        return ItemInfo(
+            ItemKind.ERROR, summary=_one_line(f"unexpected item: {_json_snippet(value)}")
+        )
+    if len(value) == 1:
+        # The common shape on a stream: a one-key StreamResponse wrapper (`statusUpdate`…).
+        # None of the wrapper keys is looked at by the checks below, so this is their answer.
+        ((key, inner),) = value.items()
+        build = _WRAPPERS.get(key)
+        if build is not None and isinstance(inner, dict):
+            return build(inner)
+    if "jsonrpc" in value or ("id" in value and ("result" in value or "error" in value)):
+        if "error" in value:
+            return _error_info(value["error"])
+        if "result" in value:
+            return classify_json(value["result"])
+        return ItemInfo(ItemKind.ERROR, summary="JSON-RPC response without result or error")
+    if "error" in value and isinstance(value["error"], dict) and len(value) == 1:
+        return _error_info(value["error"])
+    kind = value.get("kind")
+    if isinstance(kind, str) and kind in _KIND_OBJECTS:
+        return _KIND_OBJECTS[kind](value)
+    for key, build in _WRAPPERS.items():
+        inner = value.get(key)
+        if isinstance(inner, dict):
+            return build(inner)
+    # Bare objects without `kind` (1.0/proto Task, Message, events).
+    if "artifact" in value and "taskId" in value:
+        return _artifact_info(value)
+    if "status" in value and "taskId" in value:
+        return _status_info(value)
+    if "status" in value and "id" in value:
+        return _task_info(value)
+    if "messageId" in value or "role" in value:
+        return _message_info(value)
+    return ItemInfo(ItemKind.ERROR, summary=_one_line(f"unrecognised item: {_json_snippet(value)}"))
+
+
+def _task_info(task: dict[str, Any]) -> ItemInfo:
+    status = _dict(task.get("status"))
+    raw_state = status.get("state", "")
+    artifacts = _list(task.get("artifacts"))
+    ids = tuple(
+        str(a.get("artifactId", ""))
+        for a in artifacts
+        if isinstance(a, dict) and a.get("artifactId")
+    )
+    text = _message_text(status.get("message"))
+    state = normalize_state(raw_state)
+    summary = f"task {state.value if state else raw_state or '?'}"
+    if text:
+        summary += f" · {text}"
+    elif isinstance(task.get("history"), list) and task["history"]:
+        first = _message_text(task["history"][0])
+        if first:
+            summary += f" · history: {first}"
+    return ItemInfo(
+        ItemKind.TASK,
+        task_id=_str(task.get("id")),
+        context_id=_str(task.get("contextId")),
+        state=state,
+        raw_state=str(raw_state),
+        summary=_one_line(summary),
+        artifact_ids=ids,
+    )
+
+
+def _message_info(message: dict[str, Any]) -> ItemInfo:
+    role = _str(message.get("role")).lower().removeprefix("role_")
+    text = _message_text(message)
+    return ItemInfo(
+        ItemKind.MESSAGE,
+        task_id=_str(message.get("taskId")),
+        context_id=_str(message.get("contextId")),
+        summary=_one_line(f"{role or 'message'}: {text}" if text else role or "message"),
+    )
+
+
+def _status_info(event: dict[str, Any]) -> ItemInfo:
+    status = _dict(event.get("status"))
+    raw_state = status.get("state", "")
+    state = normalize_state(raw_state)
+    text = _message_text(status.get("message"))
+    final = event.get("final") if isinstance(event.get("final"), bool) else None
+    summary = state.value if state else str(raw_state or "?")
+    if text:
+        summary += f" · {text}"
+    if final:
+        summary += " · final"
+    return ItemInfo(
+        ItemKind.STATUS_UPDATE,
+        task_id=_str(event.get("taskId")),
+        context_id=_str(event.get("contextId")),
+        state=state,
+        raw_state=str(raw_state),
+        final=final,
+        summary=_one_line(summary),
+    )
+
+
+def _artifact_info(event: dict[str, Any]) -> ItemInfo:
+    artifact = _dict(event.get("artifact"))
+    name = _str(artifact.get("name")) or _str(artifact.get("artifactId"))
+    text = _parts_text(artifact.get("parts"))
+    append = event.get("append") is True
+    last = event.get("lastChunk") is True
+    summary = f"artifact {name or '?'}"
+    if append:
+        summary += " (append)"
+    if text:
+        summary += f" · {text}"
+    return ItemInfo(
+        ItemKind.ARTIFACT_UPDATE,
+        task_id=_str(event.get("taskId")),
+        context_id=_str(event.get("contextId")),
+        final=event.get("final") if isinstance(event.get("final"), bool) else None,
+        summary=_one_line(summary),
+        artifact_id=_str(artifact.get("artifactId")),
+        append=append,
+        last_chunk=last,
+    )
+
+
+def _error_info(error: Any) -> ItemInfo:
+    if not isinstance(error, dict):
+        return ItemInfo(ItemKind.ERROR, summary=_one_line(f"error: {_json_snippet(error)}"))
+    code = error.get("code")
+    status = error.get("status")
+    label = " ".join(str(x) for x in (code, status) if x is not None and x != "")
+    message = _str(error.get("message"))
+    return ItemInfo(
+        ItemKind.ERROR,
+        summary=_one_line(f"error {label}: {message}" if label else f"error: {message}"),
+        error_code=code if isinstance(code, int | str) and not isinstance(code, bool) else None,
+    )
+
+
+_KIND_OBJECTS = {
+    "task": _task_info,
+    "message": _message_info,
+    "status-update": _status_info,
+    "artifact-update": _artifact_info,
+}
+_WRAPPERS = {
+    "task": _task_info,
+    "message": _message_info,
+    "msg": _message_info,
+    "statusUpdate": _status_info,
+    "status_update": _status_info,
+    "artifactUpdate": _artifact_info,
+    "artifact_update": _artifact_info,
+}
+
+
+def _message_text(message: Any) -> str:
+    if not isinstance(message, dict):
+        return ""
+    parts = message.get("parts")
+    if parts is None:
+        parts = message.get("content")  # 0.3 proto
+    return _parts_text(parts)
+
+
+def _parts_text(parts: Any) -> str:
+    if not isinstance(parts, list):
+        return ""
+    for part in parts:
+        if isinstance(part, dict) and isinstance(part.get("text"), str):
+            return part["text"]
+    for part in parts:
+        if isinstance(part, dict) and "data" in part:
+            return "data " + _json_snippet(part["data"])
+    return ""
+
+
+def _frame_text(raw: bytes) -> str:
+    lines = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    text = " ".join(line for line in lines.split("\n") if line)
+    return text or "(empty frame)"
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _json_snippet(value: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text[:_SUMMARY_CHARS]
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _SUMMARY_CHARS else line[: _SUMMARY_CHARS - 1] + "…"

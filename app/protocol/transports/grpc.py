@@ -1,0 +1,299 @@
+"""The native gRPC binding, protocol 1.0 and 0.3, with ``grpc.aio`` (PROTOCOL.md §4, §10).
+
+No stubs are generated: the call is built from the official descriptors shipped in
+``a2a-sdk`` (``lf.a2a.v1.A2AService`` and the 0.3 ``a2a.v1.A2AService``) through the
+catalog, and the user's ProtoJSON is parsed strictly with ``json_format`` — an unknown
+field is a usage error that names it, not silently dropped as the SDK servers do.
+
+Targets: ``host:port`` (the form Agent Cards use) and ``http://host:port`` are plaintext
+HTTP/2; ``https://host:port`` is TLS with the system trust store.
+
+A channel is opened per exchange inside the running loop (STYLE.md §5: a channel made on
+another loop fails) and closed when the exchange ends or is cancelled; a debugger sends
+one request at a time per tab, so the handshake cost does not matter and nothing leaks.
+
+Events: RequestSent (method ``"gRPC"``, the ProtoJSON of the message actually serialized),
+ResponseHead (status 0 / ``OK`` or the failed status, initial metadata), then ResponseBody
+(unary) or one StreamItem per message, as camelCase ProtoJSON like the other bindings'
+wire JSON. A failed call is an ExchangeError with the status name as code, the details
+text, the decoded ``grpc-status-details-bin`` lines and the trailers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import grpc.aio
+import httpx
+from google.protobuf import json_format, message_factory
+from google.protobuf.message import Message
+
+from app.protocol.catalog import MethodSpec, grpc_method, grpc_service
+from app.protocol.clock import Clock
+from app.protocol.errors import UsageError
+from app.protocol.events import (
+    ErrorKind,
+    ExchangeError,
+    ExchangeEvent,
+    Headers,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+    StreamItem,
+)
+from app.protocol.grpc_status import decode_status, metadata_pairs, status_details_bytes
+from app.protocol.request import A2ARequest
+from app.protocol.results import check_result
+from app.protocol.transports.jsonrpc import merge_headers
+from app.protocol.transports.rest import method_spec
+from app.protocol.types import Binding, ProtocolVersion
+
+CONTENT_TYPE = "application/grpc"
+"""``ResponseBody.content_type`` for gRPC: the body shown is the ProtoJSON rendering."""
+
+# Statuses the gRPC library produces itself when no server answered (refused, DNS, TLS,
+# deadline). With empty trailers they are transport failures, not answers.
+_LOCAL_STATUSES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where to connect: ``address`` for grpc (``host:port``), ``tls`` for https."""
+
+    address: str
+    tls: bool
+
+    @property
+    def origin(self) -> str:
+        """``http://host:port`` or ``https://host:port``, for event URLs."""
+        return f"{'https' if self.tls else 'http'}://{self.address}"
+
+
+def parse_target(endpoint: str) -> Target:
+    """``host:port`` / ``http://host:port`` → plaintext, ``https://host[:port]`` → TLS.
+
+    Raises:
+        UsageError: an empty target, another scheme, or a path after ``host:port``.
+    """
+    text = endpoint.strip()
+    if not text:
+        raise UsageError("The gRPC target is empty; expected host:port")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return Target(text, tls=False)
+    scheme = scheme.lower()
+    if scheme not in ("http", "https"):
+        raise UsageError(
+            f"gRPC targets are host:port, http://host:port or https://host:port, got {text!r}"
+        )
+    address, _, path = rest.partition("/")
+    if path.strip("/"):
+        raise UsageError(f"A gRPC target has no path; drop {'/' + path!r} from {text!r}")
+    if not address:
+        raise UsageError(f"The gRPC target {text!r} has no host")
+    if ":" not in address.rsplit("]", 1)[-1]:
+        address += ":443" if scheme == "https" else ":80"
+    return Target(address, tls=scheme == "https")
+
+
+def build_message(spec: MethodSpec, body: str, tenant: str = "") -> Message:
+    """Parse the editor's ProtoJSON into the rpc's request message.
+
+    Args:
+        spec: the method (its version picks the 1.0 or 0.3 descriptors).
+        body: ProtoJSON text; JSON or proto field names; empty means an empty message.
+        tenant: the interface's tenant, set on 1.0 messages whose ``tenant`` is empty.
+
+    Raises:
+        UsageError: not valid ProtoJSON for the message, e.g. ``Message type
+            "lf.a2a.v1.GetTaskRequest" has no field named "foo"``.
+    """
+    method = grpc_method(spec)
+    if method is None:
+        raise UsageError(f"{spec.name} exists only in the JSON-RPC binding")
+    # Any: the generated class's fields (tenant) are not known to the type checker.
+    message: Any = message_factory.GetMessageClass(method.input_type)()
+    try:
+        json_format.Parse(body if body.strip() else "{}", message)
+    except json_format.ParseError as exc:
+        raise UsageError(
+            f"The {method.input_type.full_name} ProtoJSON is not valid: {exc}"
+        ) from exc
+    if (
+        tenant
+        and spec.version is ProtocolVersion.V1_0
+        and "tenant" in method.input_type.fields_by_name
+        and not message.tenant
+    ):
+        message.tenant = tenant
+    return message
+
+
+def metadata_for(request: A2ARequest) -> tuple[tuple[str, str | bytes], ...]:
+    """Request headers as gRPC metadata: names lower-cased, ``-bin`` values base64-decoded.
+
+    ``a2a-version: 1.0`` on 1.0 sends (SDK clients always add it; PEERS.md 14), none on 0.3;
+    the user's entries override it.
+
+    Raises:
+        UsageError: a ``-bin`` value that is not base64.
+    """
+    defaults: Headers = (("a2a-version", "1.0"),) if request.version is ProtocolVersion.V1_0 else ()
+    out: list[tuple[str, str | bytes]] = []
+    for name, value in merge_headers(defaults, request.headers):
+        key = name.strip().lower()
+        if key.endswith("-bin"):
+            try:
+                out.append((key, base64.b64decode(value + "=" * (-len(value) % 4))))
+            except (binascii.Error, ValueError) as exc:
+                raise UsageError(f"metadata {key!r} must be base64: {exc}") from exc
+        else:
+            out.append((key, value))
+    return tuple(out)
+
+
+def to_json(message: Message) -> tuple[bytes, Any]:
+    """A message as camelCase ProtoJSON: ``(utf-8 bytes, parsed dict)``."""
+    value = json_format.MessageToDict(message)
+    return json.dumps(value, ensure_ascii=False).encode(), value
+
+
+async def exchange(
+    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+) -> AsyncGenerator[ExchangeEvent, None]:
+    """Send one gRPC call; yield its events (without the final ExchangeEnd).
+
+    ``client`` is unused (the signature is every transport's). Unary calls get
+    ``request.timeout`` as deadline; streaming calls have none (a subscription may wait
+    for a long time; the user cancels it). Responses larger than
+    ``request.max_response_bytes`` fail with RESOURCE_EXHAUSTED.
+
+    Raises:
+        UsageError: the request cannot be built (nothing was sent).
+    """
+    spec = method_spec(request)
+    method = grpc_method(spec)
+    assert method is not None  # method_spec refused JSON-RPC-only names
+    message = build_message(spec, request.body, request.tenant)
+    target = parse_target(request.endpoint)
+    metadata = metadata_for(request)
+    path = f"/{grpc_service(spec.version).full_name}/{method.name}"
+    response_class = message_factory.GetMessageClass(method.output_type)
+    sent_bytes, _ = to_json(message)
+    options = [
+        ("grpc.max_receive_message_length", request.max_response_bytes),
+        ("grpc.enable_retries", 0),  # a debugger shows each attempt, it does not retry
+    ]
+    if target.tls:
+        channel = grpc.aio.secure_channel(target.address, grpc.ssl_channel_credentials(), options)
+    else:
+        channel = grpc.aio.insecure_channel(target.address, options)
+    async with channel:
+        kwargs: dict[str, Any] = {
+            "request_serializer": type(message).SerializeToString,
+            "response_deserializer": response_class.FromString,
+        }
+        try:
+            if method.server_streaming:
+                call: Any = channel.unary_stream(path, **kwargs)(message, metadata=metadata)
+            else:
+                call = channel.unary_unary(path, **kwargs)(
+                    message, metadata=metadata, timeout=request.timeout
+                )
+        except (ValueError, TypeError) as exc:
+            # grpc checks metadata keys and values when the call starts.
+            raise UsageError(f"Cannot start the gRPC call: {exc}") from exc
+        shown = tuple(
+            (k, v if isinstance(v, str) else base64.b64encode(v).decode()) for k, v in metadata
+        )
+        yield RequestSent(
+            clock.now(), "gRPC", target.origin + path, shown, sent_bytes, request.method
+        )
+        head_sent = False
+        try:
+            events = _stream(call, clock) if method.server_streaming else _unary(spec, call, clock)
+            async for event in events:
+                head_sent = head_sent or isinstance(event, ResponseHead)
+                yield event
+        except grpc.aio.AioRpcError as exc:
+            for event in _failure(exc, clock, target, request.timeout, head_sent=head_sent):
+                yield event
+        finally:
+            # Closing the generator early (consumer cancelled) must stop the call too.
+            if not call.done():
+                call.cancel()
+
+
+async def _unary(spec: MethodSpec, call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None]:
+    response = await call
+    initial = metadata_pairs(await call.initial_metadata())
+    trailers = metadata_pairs(await call.trailing_metadata())
+    code = await call.code()
+    yield ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial)
+    raw, value = to_json(response)
+    yield ResponseBody(clock.now(), raw, CONTENT_TYPE, value, "", trailers)
+    problem = check_result(spec, Binding.GRPC, value)
+    if problem:
+        yield ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem, trailers=trailers)
+
+
+async def _stream(call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None]:
+    initial = metadata_pairs(await call.initial_metadata())
+    if call.done() and await call.code() != grpc.StatusCode.OK:
+        # A call that failed before any message: let the error path describe it.
+        await call.read()
+    yield ResponseHead(clock.now(), 0, "OK", "HTTP/2", initial)
+    seq = 0
+    async for response in call:
+        seq += 1
+        raw, value = to_json(response)
+        yield StreamItem(clock.now(), seq, raw, value)
+
+
+def _failure(
+    exc: grpc.aio.AioRpcError, clock: Clock, target: Target, timeout: float, *, head_sent: bool
+) -> list[ExchangeEvent]:
+    """Events for a failed call: a ResponseHead with the status (unless a stream already
+    had one) and an ExchangeError; ``transport`` when no server answered at all."""
+    code = exc.code()
+    details = exc.details() or ""
+    trailers = metadata_pairs(exc.trailing_metadata())
+    initial = metadata_pairs(exc.initial_metadata())
+    if code in _LOCAL_STATUSES and not trailers and not initial:
+        if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+            message = f"No answer from {target.origin} within {timeout:g} s (DEADLINE_EXCEEDED)"
+        else:
+            message = f"Could not reach {target.origin}: {details or 'UNAVAILABLE'}"
+        return [ExchangeError(clock.now(), ErrorKind.TRANSPORT, message, code.name, code.name)]
+    lines: tuple[str, ...] = ()
+    data: Any = None
+    raw = status_details_bytes(trailers)
+    if raw is not None:
+        try:
+            rich = decode_status(raw)
+        except ValueError as err:
+            lines = (str(err),)
+        else:
+            lines, data = rich.lines, list(rich.details)
+    head: list[ExchangeEvent] = []
+    if not head_sent:
+        head.append(ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial))
+    return [
+        *head,
+        ExchangeError(
+            clock.now(),
+            ErrorKind.RPC,
+            details or "(no details)",
+            code.name,
+            code.name,
+            data,
+            lines,
+            trailers,
+        ),
+    ]

@@ -1,0 +1,245 @@
+"""The HTTP+JSON (REST) binding, protocol 1.0 and 0.3 (A2A spec §11, PROTOCOL.md §3).
+
+The editor holds the method's request object (ProtoJSON, no JSON-RPC envelope). Verb, path,
+query and body come from the official descriptors' ``google.api.http`` rules
+(:mod:`app.protocol.rest_route`): 1.0 paths have no prefix, 0.3 paths sit under ``/v1``,
+and a tenant is a leading path segment. The paths are joined onto the interface URL
+(``http://host:port/rest`` + ``/tasks/t1``).
+
+Errors: ``{"error": {code, status, message, details}}`` bodies (1.0, and the 1.3.0 SDK's
+0.3 compat routes) and 0.3 ``{"message": …}`` bodies become ``rpc`` errors with the HTTP
+status as code; plain-text or HTML error pages are shown as text with their status.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import httpx
+
+from app.protocol.catalog import MethodSpec, find_method
+from app.protocol.clock import Clock
+from app.protocol.errors import UsageError, describe_details
+from app.protocol.events import (
+    NOT_JSON,
+    ErrorKind,
+    ExchangeError,
+    ExchangeEvent,
+    Headers,
+    ResponseBody,
+    ResponseHead,
+)
+from app.protocol.request import A2ARequest, parse_body
+from app.protocol.rest_route import RestRoute, build_route
+from app.protocol.results import allows_empty_body, check_result
+from app.protocol.transports.http import HttpCall, send_unary
+from app.protocol.transports.jsonrpc import merge_headers
+from app.protocol.transports.sse_http import send_streaming
+from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
+
+_SNIPPET_BYTES = 300
+
+
+def method_spec(request: A2ARequest) -> MethodSpec:
+    """The catalog entry of ``request.method`` that has a REST/gRPC form.
+
+    Raises:
+        UsageError: unknown method, or a JSON-RPC-only legacy name.
+    """
+    spec = find_method(request.version, request.method)
+    if spec is None:
+        raise UsageError(
+            f"{request.method!r} is not a {request.version.value} method; the "
+            f"{request.binding.value} binding needs a method from the catalog"
+        )
+    if not spec.grpc_rpc:
+        raise UsageError(f"{spec.name} exists only in the JSON-RPC binding")
+    return spec
+
+
+def request_object(request: A2ARequest) -> dict[str, Any]:
+    """The editor text parsed as the request object.
+
+    Raises:
+        UsageError: not JSON, or not a JSON object.
+    """
+    obj = parse_body(request.body) if request.body.strip() else {}
+    if not isinstance(obj, dict):
+        raise UsageError(
+            f"The {request.binding.value} request body must be the request object "
+            f"(a JSON object), not {type(obj).__name__}"
+        )
+    return obj
+
+
+def default_headers(request: A2ARequest, *, streaming: bool, has_body: bool) -> Headers:
+    """Headers a REST send carries before the user's own (which override them).
+
+    ``application/json`` is what both SDK clients send and every server accepts
+    (PEERS.md 5); ``A2A-Version: 1.0`` on 1.0 sends only (PEERS.md 1).
+    """
+    headers: list[tuple[str, str]] = []
+    if has_body:
+        headers.append(("Content-Type", "application/json"))
+    headers.append(("Accept", "text/event-stream" if streaming else "application/json"))
+    if request.version is ProtocolVersion.V1_0:
+        headers.append((A2A_VERSION_HEADER, "1.0"))
+    return tuple(headers)
+
+
+def join_url(base: str, path: str, query: Headers) -> str:
+    """``base`` + encoded ``path`` + ``query`` (appended to any query ``base`` has).
+
+    The path is already percent-encoded, so it is joined onto the raw path (httpx would
+    otherwise re-encode ``%``).
+
+    Raises:
+        UsageError: ``base`` is not an http(s) URL.
+    """
+    try:
+        url = httpx.URL(base)
+    except httpx.InvalidURL as exc:
+        raise UsageError(f"Invalid URL {base!r}: {exc}") from exc
+    if url.scheme not in ("http", "https") or not url.host:
+        raise UsageError(
+            f"The HTTP+JSON interface URL must be http(s)://host[:port]/…, got {base!r}"
+        )
+    raw_path = url.raw_path.split(b"?", 1)[0].rstrip(b"/") + path.encode("ascii")
+    parts = [
+        part for part in (url.query.decode("ascii"), urlencode(query, quote_via=quote)) if part
+    ]
+    if parts:
+        raw_path += b"?" + "&".join(parts).encode("ascii")
+    return str(url.copy_with(raw_path=raw_path))
+
+
+def build_call(request: A2ARequest) -> tuple[MethodSpec, HttpCall]:
+    """The HTTP call for ``request``: route from the descriptors, headers, body bytes.
+
+    When the body is the editor's object unchanged (``SendMessage``), the editor text is
+    sent byte for byte, so numbers and key order reach the peer as typed.
+
+    Raises:
+        UsageError: see :func:`method_spec`, :func:`request_object`,
+            :func:`app.protocol.rest_route.build_route`, :func:`join_url`.
+    """
+    spec = method_spec(request)
+    obj = request_object(request)
+    route: RestRoute = build_route(
+        spec, obj, tenant=request.tenant, subscribe_verb=request.rest_subscribe_verb
+    )
+    if route.body is None:
+        content = b""
+    elif route.body_is_whole_object and request.body.strip():
+        content = request.body.encode()
+    else:
+        content = json.dumps(route.body, ensure_ascii=False).encode()
+    headers = merge_headers(
+        default_headers(request, streaming=spec.streaming, has_body=route.body is not None),
+        request.headers,
+    )
+    url = join_url(request.endpoint, route.path, route.query + tuple(request.query))
+    return spec, HttpCall(route.verb, url, headers, content, request.method)
+
+
+async def exchange(
+    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+) -> AsyncGenerator[ExchangeEvent, None]:
+    """Send one REST request; yield its events (without the final ExchangeEnd).
+
+    Streaming methods go to :func:`app.protocol.transports.sse_http.send_streaming`
+    (bare ``StreamResponse`` frames, no JSON-RPC envelope).
+
+    Raises:
+        UsageError: the request cannot be built (nothing was sent).
+    """
+    spec, call = build_call(request)
+    if spec.streaming:
+        async for event in send_streaming(
+            client,
+            call,
+            clock,
+            timeout=request.timeout,
+            max_bytes=request.max_response_bytes,
+            request_id=None,
+            jsonrpc=False,
+        ):
+            yield event
+        return
+    head: ResponseHead | None = None
+    async for event in send_unary(
+        client, call, clock, timeout=request.timeout, max_bytes=request.max_response_bytes
+    ):
+        yield event
+        if isinstance(event, ResponseHead):
+            head = event
+        elif isinstance(event, ResponseBody) and head is not None:
+            error = judge_body(spec, head, event, clock)
+            if error is not None:
+                yield error
+
+
+def judge_body(
+    spec: MethodSpec, head: ResponseHead, body: ResponseBody, clock: Clock
+) -> ExchangeError | None:
+    """The error a REST response carries, or None for a result the method promises.
+
+    - non-2xx → ``rpc`` with the HTTP status as code, decoded from the error body;
+    - 2xx that is not JSON (or empty, except for deletes) → ``protocol``;
+    - 2xx JSON of the wrong shape → ``protocol`` (:func:`app.protocol.results.check_result`).
+    """
+    if not 200 <= head.status < 300:
+        return http_error(head, body, clock)
+    if body.json is NOT_JSON:
+        if not body.body.strip() and allows_empty_body(spec):
+            return None
+        return ExchangeError(
+            clock.now(),
+            ErrorKind.PROTOCOL,
+            f"The response is not JSON ({body.json_error}); "
+            f"Content-Type {body.content_type or 'missing'}",
+        )
+    problem = check_result(spec, Binding.HTTP_JSON, body.json)
+    if problem:
+        return ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem)
+    return None
+
+
+def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError:
+    """An ``rpc`` error for a non-2xx REST answer, code = HTTP status.
+
+    Recognised bodies: ``{"error": {code, status, message, details}}`` (name = ``status``,
+    e.g. ``NOT_FOUND``; details decoded), ``{"message": …}`` / ``{"type": …, "message": …}``
+    (0.3 servers); anything else is quoted as text after ``HTTP <status> <reason>``.
+    """
+    value = body.json
+    if isinstance(value, dict) and isinstance(value.get("error"), dict):
+        error = value["error"]
+        details = error.get("details")
+        return ExchangeError(
+            clock.now(),
+            ErrorKind.RPC,
+            str(error.get("message") or f"HTTP {head.status} {head.reason}".strip()),
+            head.status,
+            str(error.get("status") or head.reason),
+            error,
+            describe_details(details) if details is not None else (),
+        )
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        return ExchangeError(
+            clock.now(),
+            ErrorKind.RPC,
+            value["message"],
+            head.status,
+            str(value.get("type") or head.reason),
+            value,
+        )
+    snippet = body.body[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
+    more = "…" if len(body.body) > _SNIPPET_BYTES else ""
+    message = f"HTTP {head.status} {head.reason}".strip()
+    if snippet:
+        message += f": {snippet}{more}"
+    return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)

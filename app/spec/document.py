@@ -1,0 +1,554 @@
+"""OpenAPI 3.2 documents holding saved A2A requests: load, edit, validate, save.
+
+The document is kept as the plain dict tree the YAML/JSON parser produced, so everything
+this module does not own — other paths, other ``x-`` keys, unknown members, key order —
+survives a load–save round trip untouched. Comments do not survive.
+
+- Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments).
+  OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
+- Writing: YAML without anchors/aliases (PyYAML ``safe_load`` reads it back) or JSON,
+  atomically: a temp file in the same directory, fsync, then ``os.replace``.
+
+Problems name their place: ``line 12, column 3`` for syntax, a JSON path such as
+``paths./a2a/get-task.post.x-a2a.binding`` (plus the line, for YAML) for content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from app.protocol.catalog import find_method, grpc_method
+from app.protocol.types import Binding, ProtocolVersion
+from app.spec import operations
+from app.spec.xa2a import X_A2A, SavedRequest, XA2AError, from_x_a2a
+
+OPENAPI_VERSION = "3.2.0"
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class SpecError(Exception):
+    """The file cannot be opened as an OpenAPI document; the message names the place."""
+
+
+class _Dumper(_BaseDumper):
+    """Safe YAML without anchors or aliases; multi-line strings as literal blocks."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str_representer(dumper: Any, data: str) -> Any:
+    style = "|" if "\n" in data and not data.startswith((" ", "\n")) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _list_representer(dumper: Any, data: list[Any]) -> Any:
+    # Short lists of scalars read best inline: `required: [jsonrpc, method]`.
+    flow = (
+        0 < len(data) <= 8
+        and all(isinstance(v, str | int | float | bool) or v is None for v in data)
+        and sum(len(str(v)) + 2 for v in data) <= 60
+        and not any(isinstance(v, str) and ("\n" in v or not v) for v in data)
+    )
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_representer(str, _str_representer)
+_Dumper.add_representer(list, _list_representer)
+
+
+@dataclass(frozen=True, slots=True)
+class OperationRef:
+    """Where an A2A operation lives in the document."""
+
+    path: str
+    method: str
+
+    @property
+    def json_path(self) -> str:
+        """``paths./a2a/x.post``."""
+        return f"paths.{self.path}.{self.method}"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedOperation:
+    """One A2A operation found in a document, in file order."""
+
+    ref: OperationRef
+    request: SavedRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with one part of the document; the rest is still usable."""
+
+    place: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"
+
+
+@dataclass
+class SpecDocument:
+    """An OpenAPI document in memory.
+
+    Attributes:
+        data: the parsed tree (mutated in place by :meth:`upsert`).
+        path: the file it came from or goes to; None for a new document.
+        fmt: ``"yaml"`` or ``"json"``.
+        read_only: True for OpenAPI 3.0/3.1 imports (saving needs an upgrade).
+        notice: a line for the user about how the file was opened (e.g. the upgrade notice).
+        problems: invalid ``x-a2a`` blocks (those operations are skipped).
+    """
+
+    data: dict[str, Any]
+    path: Path | None = None
+    fmt: str = "yaml"
+    read_only: bool = False
+    notice: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    source_text: str = ""
+
+    # --- creating and reading ------------------------------------------------------
+
+    @classmethod
+    def new(cls, title: str = "A2A requests", path: Path | None = None) -> SpecDocument:
+        """An empty OpenAPI 3.2 document."""
+        data: dict[str, Any] = {
+            "openapi": OPENAPI_VERSION,
+            "info": {
+                "title": title,
+                "version": "1.0.0",
+                "description": "A2A requests saved by A2A Workbench.",
+            },
+            "paths": {},
+        }
+        fmt = "json" if path is not None and path.suffix.lower() == ".json" else "yaml"
+        return cls(data, path, fmt)
+
+    def operations(self) -> list[SavedOperation]:
+        """Every valid A2A operation, in file order (``problems`` lists the invalid ones)."""
+        return self._scan()[0]
+
+    def _scan(self) -> tuple[list[SavedOperation], list[Problem]]:
+        found: list[SavedOperation] = []
+        problems: list[Problem] = []
+        for ref, op in self._iter_operations():
+            if X_A2A not in op:
+                continue
+            json_path = f"{ref.json_path}.{X_A2A}"
+            tags = op.get("tags") or ()
+            try:
+                request = from_x_a2a(
+                    op[X_A2A],
+                    path=json_path,
+                    name=str(op.get("summary") or ""),
+                    operation_id=str(op.get("operationId") or ""),
+                    tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
+                )
+            except XA2AError as exc:
+                problems.append(Problem(self._place(exc.path), exc.message))
+                continue
+            found.append(SavedOperation(ref, request))
+        return found, problems
+
+    def _iter_operations(self) -> Iterator[tuple[OperationRef, dict[str, Any]]]:
+        paths = self.data.get("paths")
+        if not isinstance(paths, dict):
+            return
+        for path, item in paths.items():
+            if not isinstance(item, dict):
+                continue
+            for method, op in item.items():
+                if method in HTTP_METHODS and isinstance(op, dict):
+                    yield OperationRef(str(path), method), op
+
+    def find(self, operation_id: str) -> SavedOperation | None:
+        """The A2A operation with ``operationId``, if any."""
+        for op in self.operations():
+            if op.request.operation_id == operation_id:
+                return op
+        return None
+
+    def _place(self, json_path: str) -> str:
+        line = locate(self.source_text, json_path) if self.fmt == "yaml" else None
+        return f"{json_path} (line {line})" if line else json_path
+
+    # --- editing ---------------------------------------------------------------------
+
+    def operation_ids(self) -> set[str]:
+        """Every ``operationId`` in the document (A2A or not)."""
+        return {str(op["operationId"]) for _, op in self._iter_operations() if "operationId" in op}
+
+    def upsert(self, saved: SavedRequest, *, strip_card_metadata: bool = False) -> SavedRequest:
+        """Write ``saved`` (secrets already extracted) as an operation; returns it with its
+        ``operation_id`` set.
+
+        An existing operation with the same ``operation_id`` is updated in place: keys this
+        module does not own (``description``, other ``x-`` keys, …) stay where they are.
+        A new request gets a unique ``operationId`` and its own path ``/a2a/<operationId>``.
+
+        Raises:
+            SpecError: the document is read-only (an OpenAPI 3.0/3.1 import).
+        """
+        if self.read_only:
+            raise SpecError(
+                "This document is OpenAPI "
+                f"{self.data.get('openapi')} and opened read-only; save it as a new "
+                "OpenAPI 3.2 document to keep changes"
+            )
+        existing = self.find(saved.operation_id) if saved.operation_id else None
+        if existing is None:
+            op_id = unique_operation_id(saved.name or saved.method, self.operation_ids())
+            saved = _with_operation_id(saved, op_id)
+        if not saved.tags:
+            from dataclasses import replace
+
+            saved = replace(saved, tags=(saved.method,))
+        built = operations.build_operation(saved, strip_card_metadata=strip_card_metadata)
+        paths = self.data.setdefault("paths", {})
+        if existing is not None:
+            item = paths[existing.ref.path]
+            op = item[existing.ref.method]
+            if existing.ref.method != built.http_method:
+                # The verb changed (e.g. another REST method): move it, keeping its keys.
+                del item[existing.ref.method]
+                item[built.http_method] = op
+            _merge_operation(op, built.operation)
+        else:
+            paths[built.path] = {built.http_method: built.operation}
+        components = self.data.setdefault("components", {})
+        schemas = components.setdefault("schemas", {})
+        for name, schema in built.components.items():
+            schemas[name] = schema
+        self._ensure_tag(saved)
+        return saved
+
+    def remove(self, operation_id: str) -> bool:
+        """Remove an A2A operation (and its path item when it becomes empty)."""
+        op = self.find(operation_id)
+        if op is None:
+            return False
+        item = self.data["paths"][op.ref.path]
+        del item[op.ref.method]
+        if not any(k in HTTP_METHODS for k in item):
+            del self.data["paths"][op.ref.path]
+        return True
+
+    def _ensure_tag(self, saved: SavedRequest) -> None:
+        tags = self.data.get("tags")
+        if tags is None:
+            tags = self.data["tags"] = []
+        if not isinstance(tags, list):
+            return
+        known = {t.get("name") for t in tags if isinstance(t, dict)}
+        for tag in saved.tags:
+            if tag not in known:
+                tags.append({"name": tag})
+
+    # --- validation and saving ----------------------------------------------------
+
+    def validate(self) -> list[str]:
+        """OpenAPI validation errors (openapi-spec-validator), first few only; [] when valid."""
+        return validate_openapi(self.data)
+
+    def dumps(self, fmt: str | None = None) -> str:
+        """The document as YAML or JSON text."""
+        return dumps(self.data, fmt or self.fmt)
+
+    def save(self, path: Path | None = None, fmt: str | None = None) -> Path:
+        """Write the document atomically; the old file stays intact if anything fails.
+
+        Raises:
+            SpecError: read-only document, no path, or the write failed.
+        """
+        target = path or self.path
+        if target is None:
+            raise SpecError("No file name given")
+        if self.read_only:
+            raise SpecError("This document is read-only (OpenAPI 3.0/3.1 import)")
+        chosen = fmt or ("json" if target.suffix.lower() == ".json" else "yaml")
+        text = dumps(self.data, chosen)
+        try:
+            atomic_write(target, text)
+        except OSError as exc:
+            raise SpecError(f"Could not save {target}: {exc.strerror or exc}") from exc
+        self.path, self.fmt, self.source_text = target, chosen, text
+        return target
+
+
+def _with_operation_id(saved: SavedRequest, op_id: str) -> SavedRequest:
+    from dataclasses import replace
+
+    return replace(saved, operation_id=op_id)
+
+
+def _merge_operation(op: dict[str, Any], new: dict[str, Any]) -> None:
+    """Update ``op`` with ``new``: existing keys keep their position, unknown keys stay."""
+    for key, value in new.items():
+        op[key] = value
+    for key in ("requestBody", "parameters"):  # owned, and absent for this verb/binding
+        if key not in new:
+            op.pop(key, None)
+
+
+def unique_operation_id(name: str, taken: set[str]) -> str:
+    """A readable ``operationId`` from ``name`` (``Sum numbers`` → ``sum-numbers``), made
+    unique by a numeric suffix."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "request"
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def load(path: Path) -> SpecDocument:
+    """Read ``path`` (YAML or JSON).
+
+    Raises:
+        SpecError: unreadable file, broken syntax, not an OpenAPI document, or an
+            unsupported ``openapi`` version — the message names the place.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"Cannot read {path}: {exc}") from exc
+    doc = loads(text, name=str(path), json_hint=path.suffix.lower() == ".json")
+    doc.path = path
+    return doc
+
+
+def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDocument:
+    """Parse document text; see :func:`load`."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    is_json = json_hint or stripped.startswith("{")
+    data: Any
+    if is_json:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            hint = ""
+            if re.search(r"(^|\s)(//|/\*)", text):
+                hint = " (JSON does not allow comments; remove them or save the file as YAML)"
+            raise SpecError(
+                f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}"
+            ) from exc
+        fmt = "json"
+    else:
+        try:
+            data = yaml.load(text, Loader=_Loader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problem = exc.problem or exc.context or "syntax error"
+            raise SpecError(f"{name}: invalid YAML{where}: {problem}") from exc
+        except yaml.YAMLError as exc:
+            raise SpecError(f"{name}: invalid YAML: {exc}") from exc
+        if _may_alias(text):
+            data = _unshare(data)
+        fmt = "yaml"
+    if not isinstance(data, dict):
+        raise SpecError(f"{name}: not an OpenAPI document (the top level is not an object)")
+    if "swagger" in data:
+        raise SpecError(
+            f"{name}: 'swagger: {data['swagger']}' is Swagger 2.0; "
+            "convert it to OpenAPI 3 first (openapi must be 3.2.x)"
+        )
+    version = data.get("openapi")
+    if version is None:
+        raise SpecError(f"{name}: missing 'openapi' key (line 1): not an OpenAPI document")
+    version_text = str(version)
+    read_only, notice = False, ""
+    if re.match(r"^3\.2(\.\d+)?$", version_text):
+        pass
+    elif re.match(r"^3\.[01](\.\d+)?$", version_text):
+        read_only = True
+        notice = (
+            f"OpenAPI {version_text} document opened read-only. A2A requests in it can be "
+            "opened and sent; save to a new file to upgrade it to OpenAPI 3.2."
+        )
+    else:
+        line = locate(text, "openapi") if fmt == "yaml" else None
+        where = f" (line {line})" if line else ""
+        raise SpecError(
+            f"{name}: openapi{where}: version {version_text!r} is not supported "
+            "(expected 3.2.x; 3.0 and 3.1 open read-only)"
+        )
+    doc = SpecDocument(data, None, fmt, read_only, notice, source_text=text)
+    doc.problems = doc._scan()[1]
+    return doc
+
+
+def _may_alias(text: str) -> bool:
+    return bool(re.search(r"(^|[\s\[{,:-])[&*][^\s]", text))
+
+
+def _unshare(node: Any) -> Any:
+    """Copy a tree so that aliased (shared) nodes become independent values."""
+    if isinstance(node, dict):
+        return {k: _unshare(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_unshare(v) for v in node]
+    return node
+
+
+def locate(text: str, json_path: str) -> int | None:
+    """The 1-based line of ``json_path`` (dot-separated keys) in YAML ``text``, if found.
+
+    Composes the YAML node tree only when asked, so loading stays fast.
+    """
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return None
+    keys = _split_path(json_path)
+    line = None
+    for key in keys:
+        if not isinstance(node, yaml.MappingNode):
+            break
+        for k_node, v_node in node.value:
+            if isinstance(k_node, yaml.ScalarNode) and k_node.value == key:
+                line = k_node.start_mark.line + 1
+                node = v_node
+                break
+        else:
+            break
+    return line
+
+
+def _split_path(json_path: str) -> list[str]:
+    # Path keys start with '/' and may contain dots; rebuild them from the pieces.
+    parts = json_path.split(".")
+    keys: list[str] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        if keys and keys[-1] == "paths" and part.startswith("/"):
+            # Greedily join until the next piece is an HTTP method.
+            j = i + 1
+            while j < len(parts) and parts[j] not in HTTP_METHODS:
+                j += 1
+            keys.append(".".join(parts[i:j]))
+            i = j
+            continue
+        keys.append(re.sub(r"\[\d+\]$", "", part))
+        i += 1
+    return keys
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def dumps(data: Any, fmt: str = "yaml") -> str:
+    """YAML (no anchors/aliases, key order kept) or 2-space JSON."""
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text: str = yaml.dump(
+        data,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=100,
+    )
+    return text
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temp file in the same directory and
+    ``os.replace``; on any failure the previous file is left as it was."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(tmp_name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+
+
+def validate_openapi(data: dict[str, Any], limit: int = 5) -> list[str]:
+    """Errors openapi-spec-validator finds (at most ``limit``), each naming its JSON path."""
+    try:
+        from openapi_spec_validator import OpenAPIV32SpecValidator
+    except ImportError:  # pragma: no cover - validator is a dependency of the test extra
+        return []
+    errors: list[str] = []
+    validator = OpenAPIV32SpecValidator(data)
+    for error in validator.iter_errors():
+        where = ".".join(str(p) for p in getattr(error, "path", ())) or "(document)"
+        errors.append(f"{where}: {getattr(error, 'message', str(error))}")
+        if len(errors) >= limit:
+            break
+    return errors
+
+
+def is_supported(spec_version: ProtocolVersion, binding: Binding, method: str) -> bool:
+    """Whether ``method`` of ``spec_version`` can be saved over ``binding``."""
+    spec = find_method(spec_version, method)
+    if spec is None:
+        return False
+    return binding is Binding.JSONRPC or grpc_method(spec) is not None
+
+
+def _refs(node: Any, out: set[str]) -> None:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            out.add(ref.rsplit("/", 1)[-1])
+        for value in node.values():
+            _refs(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, out)
+
+
+def validate_operation(doc: SpecDocument, operation_id: str) -> list[str]:
+    """Validate one operation quickly: a small document holding just it and the component
+    schemas it references (validating a 1 000-operation file takes far longer)."""
+    op = doc.find(operation_id)
+    if op is None:
+        return [f"operation {operation_id!r} not found"]
+    item = doc.data["paths"][op.ref.path]
+    schemas = (doc.data.get("components") or {}).get("schemas") or {}
+    wanted: set[str] = set()
+    _refs(item, wanted)
+    todo = list(wanted)
+    while todo:
+        found: set[str] = set()
+        _refs(schemas.get(todo.pop()), found)
+        for name in found - wanted:
+            wanted.add(name)
+            todo.append(name)
+    mini: dict[str, Any] = {
+        "openapi": doc.data.get("openapi", OPENAPI_VERSION),
+        "info": doc.data.get("info") or {"title": "A2A", "version": "1"},
+        "paths": {op.ref.path: item},
+    }
+    if wanted:
+        mini["components"] = {"schemas": {n: schemas[n] for n in wanted if n in schemas}}
+    return validate_openapi(mini)

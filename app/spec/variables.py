@@ -1,0 +1,204 @@
+"""``{{variable}}`` references in saved requests and where their values come from.
+
+A saved file never holds a secret; it holds ``{{token}}``. When a request is sent, each
+reference resolves, first match wins, from:
+
+1. explicit values (``run --var NAME=VALUE``, or the app's settings),
+2. the environment variable ``A2A_WB_<NAME>`` (upper case, non-alphanumerics as ``_``),
+3. the OS keyring (service ``a2a-workbench``, user name = the variable name),
+4. the fallback secrets file (used only when no keyring backend exists).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.protocol.errors import UsageError
+
+KEYRING_SERVICE = "a2a-workbench"
+VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
+
+
+def env_name(name: str) -> str:
+    """``baseUrl`` → ``A2A_WB_BASEURL``; ``api-key`` → ``A2A_WB_API_KEY``."""
+    return "A2A_WB_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()
+
+
+def references(text: str) -> list[str]:
+    """Variable names referenced in ``text``, in order, without repeats."""
+    return list(dict.fromkeys(VARIABLE.findall(text)))
+
+
+class NoKeyring(Exception):
+    """No usable OS keyring backend; the message says what to do instead."""
+
+
+def keyring_message(name: str) -> str:
+    """The fallback advice shown when the keyring cannot hold or give ``name``."""
+    return (
+        f"No OS keyring is available to hold {{{{{name}}}}}. Pass --var {name}=VALUE, set "
+        f"{env_name(name)} in the environment, or install a keyring backend "
+        "(e.g. gnome-keyring, KWallet, or `pip install keyrings.alt`)."
+    )
+
+
+def _keyring() -> Any:
+    try:
+        import keyring
+        from keyring.backends import fail
+    except ImportError as exc:  # pragma: no cover - keyring is a dependency
+        raise NoKeyring("the keyring package is not installed") from exc
+    backend = keyring.get_keyring()
+    if isinstance(backend, fail.Keyring):
+        raise NoKeyring(f"no keyring backend ({type(backend).__module__})")
+    return keyring
+
+
+def keyring_get(name: str) -> str | None:
+    """The keyring value of ``name``, or None. Raises NoKeyring when there is no backend."""
+    kr = _keyring()
+    try:
+        value = kr.get_password(KEYRING_SERVICE, name)
+    except Exception as exc:  # keyring backends raise their own errors (locked, DBus, …)
+        raise NoKeyring(str(exc)) from exc
+    return value if isinstance(value, str) else None
+
+
+def keyring_set(name: str, value: str) -> None:
+    """Store ``value`` in the keyring. Raises NoKeyring when there is no usable backend."""
+    kr = _keyring()
+    try:
+        kr.set_password(KEYRING_SERVICE, name, value)
+    except Exception as exc:
+        raise NoKeyring(str(exc)) from exc
+
+
+@dataclass
+class SecretStore:
+    """Stores secrets: the OS keyring, else a private JSON file (mode 0600) in the settings
+    directory. ``last_message`` says where the last :meth:`put` went."""
+
+    fallback_path: Path | None = None
+    last_message: str = ""
+
+    def put(self, name: str, value: str) -> str:
+        """Store ``value`` under ``name``; returns a one-line note for the user."""
+        try:
+            keyring_set(name, value)
+            self.last_message = f"{{{{{name}}}}} stored in the OS keyring"
+        except NoKeyring:
+            if self.fallback_path is None:
+                self.last_message = keyring_message(name) + " The value was not stored."
+                return self.last_message
+            data = self._read()
+            data[name] = value
+            from app.spec.document import atomic_write
+
+            self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.fallback_path, json.dumps(data, indent=2) + "\n")
+            os.chmod(self.fallback_path, 0o600)
+            self.last_message = (
+                f"No OS keyring available: {{{{{name}}}}} stored in {self.fallback_path} "
+                "(readable only by you)"
+            )
+        return self.last_message
+
+    def get(self, name: str) -> str | None:
+        """The stored value of ``name`` from the fallback file, if any."""
+        return self._read().get(name)
+
+    def _read(self) -> dict[str, str]:
+        if self.fallback_path is None or not self.fallback_path.exists():
+            return {}
+        try:
+            data = json.loads(self.fallback_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+@dataclass
+class Resolver:
+    """Resolves ``{{variable}}`` references (see the module docstring for the order)."""
+
+    values: Mapping[str, str] = field(default_factory=dict)
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    use_keyring: bool = True
+    store: SecretStore | None = None
+    keyring_problem: str = ""
+    _cache: dict[str, str | None] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> str | None:
+        """The value of ``name``, or None when no source has it."""
+        if name in self.values:
+            return self.values[name]
+        env = env_name(name)
+        if env in self.environ:
+            return self.environ[env]
+        if name in self._cache:
+            return self._cache[name]
+        value: str | None = None
+        if self.use_keyring:
+            try:
+                value = keyring_get(name)
+            except NoKeyring as exc:
+                self.keyring_problem = str(exc)
+        if value is None and self.store is not None:
+            value = self.store.get(name)
+        self._cache[name] = value
+        return value
+
+    def substitute(self, text: str, where: str = "") -> str:
+        """``text`` with every reference replaced.
+
+        Raises:
+            UsageError: a reference no source can resolve; the message names the variable,
+                where it was used and how to provide it.
+        """
+        if "{{" not in text:
+            return text
+
+        def repl(match: re.Match[str]) -> str:
+            name = match.group(1)
+            value = self.lookup(name)
+            if value is None:
+                raise UsageError(self.missing_message(name, where))
+            return value
+
+        return VARIABLE.sub(repl, text)
+
+    def missing_message(self, name: str, where: str = "") -> str:
+        """Why ``name`` could not be resolved, and how to fix it."""
+        place = f" (used in {where})" if where else ""
+        tail = (
+            f"; {keyring_message(name)}"
+            if self.keyring_problem
+            else f", --var {name}=VALUE, or the OS keyring (service {KEYRING_SERVICE!r})"
+        )
+        return f"Variable {{{{{name}}}}}{place} has no value: set {env_name(name)}{tail}"
+
+    def missing(self, texts: Iterable[str]) -> list[str]:
+        """Referenced names in ``texts`` that resolve to nothing."""
+        names = dict.fromkeys(n for t in texts for n in references(t))
+        return [n for n in names if self.lookup(n) is None]
+
+
+def parse_var(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` → ``(NAME, VALUE)``.
+
+    Raises:
+        UsageError: no ``=`` or an empty name.
+    """
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise UsageError(f"--var must look like NAME=VALUE, got {text!r}")
+    return name.strip(), value
+
+
+Substitute = Callable[[str, str], str]

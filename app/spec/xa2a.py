@@ -1,0 +1,385 @@
+"""The ``x-a2a`` extension: one saved request tab as plain data, and its validation.
+
+An A2A operation in an OpenAPI 3.2 document is marked ``x-protocol: a2a`` and carries::
+
+    x-a2a:
+      version: '1.0'                 # or '0.3'
+      binding: JSONRPC               # JSONRPC | HTTP+JSON | GRPC
+      endpoint: '{{baseUrl}}/'       # where requests go (the path is only an identifier)
+      agentCardUrl: '{{baseUrl}}/.well-known/agent-card.json'
+      method: SendMessage
+      tenant: acme                   # optional
+      headers: {X-Trace: on}         # optional, non-secret; a list value repeats a header
+      query: {}                      # optional extra query parameters
+      auth: {type: bearer, token: '{{token}}'}   # type + variable references, never values
+      extensions: [https://example.com/ext/v1]   # optional A2A-Extensions
+      timeout: 30                    # optional, seconds
+      requestSchema: {...}           # JSON Schema of `example` (generated)
+      responseSchema: {...}          # JSON Schema of a response / one stream item
+      example: {...}                 # the JSON-RPC envelope, or the REST/gRPC request object
+      agentCard: {...}               # optional snapshot of the card
+
+Secrets never appear: :func:`extract_secrets` turns credential values into ``{{variable}}``
+references before a request is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from app.protocol.catalog import find_method
+from app.protocol.types import Binding, ProtocolVersion
+
+X_A2A = "x-a2a"
+X_PROTOCOL = "x-protocol"
+AUTH_KINDS = ("none", "bearer", "basic", "api_key")
+API_KEY_LOCATIONS = ("header", "query", "cookie")
+# Auth fields that hold a credential: in the file they must be a {{variable}} reference.
+SECRET_AUTH_FIELDS = {"bearer": ("token",), "basic": ("password",), "api_key": ("value",)}
+SENSITIVE_HEADER_NAMES = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
+)
+_VARIABLE_ONLY = re.compile(r"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\}\}\s*$")
+_HAS_VARIABLE = re.compile(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\}\}")
+
+
+class XA2AError(ValueError):
+    """An invalid ``x-a2a`` block; ``path`` is the JSON path of the offending value."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class SavedAuth:
+    """The auth *type* of a tab plus its non-secret settings and variable references.
+
+    ``params`` keys by kind: bearer ``token``; basic ``username``, ``password``; api_key
+    ``in`` (header|query|cookie), ``name``, ``value``. Credential fields hold
+    ``{{variable}}`` references in a saved file.
+    """
+
+    kind: str = "none"
+    params: tuple[tuple[str, str], ...] = ()
+
+    def get(self, key: str, default: str = "") -> str:
+        """The value of ``key`` in ``params``."""
+        return dict(self.params).get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRequest:
+    """Everything a request tab holds, Qt-free. ``body`` is the editor text.
+
+    ``name`` is the tab name (``summary``); ``operation_id`` is set once the request lives
+    in a document. ``tags`` group operations in the spec tree.
+    """
+
+    name: str
+    version: ProtocolVersion
+    binding: Binding
+    endpoint: str
+    method: str
+    body: str
+    operation_id: str = ""
+    tags: tuple[str, ...] = ()
+    agent_card_url: str = ""
+    agent_card: dict[str, Any] | None = None
+    tenant: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    query: tuple[tuple[str, str], ...] = ()
+    auth: SavedAuth = field(default_factory=SavedAuth)
+    extensions: tuple[str, ...] = ()
+    timeout: float | None = None
+
+    @property
+    def streaming(self) -> bool:
+        """Whether the method answers with a stream."""
+        spec = find_method(self.version, self.method)
+        return bool(spec and spec.streaming)
+
+
+# --- secrets ----------------------------------------------------------------------------
+
+
+def variable_name_for(*parts: str) -> str:
+    """A camelCase variable name from words: ``("api", "key")`` → ``apiKey``."""
+    words = [w for p in parts for w in re.split(r"[^A-Za-z0-9]+", p) if w]
+    if not words:
+        return "secret"
+    first, rest = words[0], words[1:]
+    name = first[0].lower() + first[1:] + "".join(w[0].upper() + w[1:] for w in rest)
+    return name if name[0].isalpha() else "v" + name
+
+
+def is_reference(value: str) -> bool:
+    """True when ``value`` is exactly one ``{{variable}}`` reference."""
+    return bool(_VARIABLE_ONLY.match(value))
+
+
+def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
+    """Replace credential values by ``{{variable}}`` references.
+
+    Credential values are the auth token / password / API key value and the values of
+    sensitive headers (``Authorization``, ``Cookie``, API-key headers, the configured
+    API-key header name). A value that already holds a ``{{variable}}`` stays as it is.
+
+    Returns:
+        The cleaned request and ``{variable name: secret value}`` for the keyring.
+    """
+    secrets: dict[str, str] = {}
+    params = dict(saved.auth.params)
+    for key in SECRET_AUTH_FIELDS.get(saved.auth.kind, ()):
+        value = params.get(key, "")
+        if value and not _HAS_VARIABLE.search(value):
+            var = {"token": "token", "password": "password", "value": "apiKey"}[key]
+            secrets[var] = value
+            params[key] = "{{" + var + "}}"
+        elif not value:
+            params[key] = (
+                "{{" + {"token": "token", "password": "password", "value": "apiKey"}[key] + "}}"
+            )
+    auth = replace(saved.auth, params=tuple(params.items()))
+    sensitive = set(SENSITIVE_HEADER_NAMES)
+    if saved.auth.kind == "api_key" and params.get("name"):
+        sensitive.add(params["name"].lower())
+    headers = []
+    for name, value in saved.headers:
+        if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
+            var = variable_name_for(name)
+            secrets[var] = value
+            value = "{{" + var + "}}"
+        headers.append((name, value))
+    query = []
+    for name, value in saved.query:
+        if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
+            var = variable_name_for(name)
+            secrets[var] = value
+            value = "{{" + var + "}}"
+        query.append((name, value))
+    cleaned = replace(saved, auth=auth, headers=tuple(headers), query=tuple(query))
+    return cleaned, secrets
+
+
+# --- to and from the x-a2a object -------------------------------------------------------
+
+
+def _pairs_to_mapping(pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in out:
+            existing = out[name]
+            out[name] = [*existing, value] if isinstance(existing, list) else [existing, value]
+        else:
+            out[name] = value
+    return out
+
+
+def example_value(body: str) -> tuple[str, Any]:
+    """``("example", parsed)`` for a JSON body, ``("exampleText", body)`` for a draft that
+    does not parse (kept verbatim so nothing the user typed is lost)."""
+    try:
+        return "example", json.loads(body)
+    except ValueError:
+        return "exampleText", body
+
+
+def to_x_a2a(
+    saved: SavedRequest,
+    request_schema: dict[str, Any] | None,
+    response_schema: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The ``x-a2a`` object for ``saved`` (secrets must already be extracted)."""
+    out: dict[str, Any] = {
+        "version": saved.version.value,
+        "binding": saved.binding.value,
+        "endpoint": saved.endpoint,
+    }
+    if saved.agent_card_url:
+        out["agentCardUrl"] = saved.agent_card_url
+    out["method"] = saved.method
+    if saved.tenant:
+        out["tenant"] = saved.tenant
+    if saved.headers:
+        out["headers"] = _pairs_to_mapping(saved.headers)
+    if saved.query:
+        out["query"] = _pairs_to_mapping(saved.query)
+    if saved.auth.kind != "none":
+        out["auth"] = {"type": saved.auth.kind, **dict(saved.auth.params)}
+    if saved.extensions:
+        out["extensions"] = list(saved.extensions)
+    if saved.timeout is not None:
+        out["timeout"] = saved.timeout
+    if request_schema is not None:
+        out["requestSchema"] = request_schema
+    if response_schema is not None:
+        out["responseSchema"] = response_schema
+    key, value = example_value(saved.body)
+    out[key] = value
+    if saved.agent_card is not None:
+        out["agentCard"] = saved.agent_card
+    return out
+
+
+def _str(obj: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> str:
+    if key not in obj:
+        if required:
+            raise XA2AError(path, f"missing required key {key!r}")
+        return ""
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise XA2AError(f"{path}.{key}", f"must be a string, got {_kind(value)}")
+    return str(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", bool: "a boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _pairs(obj: Mapping[str, Any], key: str, path: str) -> tuple[tuple[str, str], ...]:
+    value = obj.get(key)
+    if value is None:
+        return ()
+    where = f"{path}.{key}"
+    pairs: list[tuple[str, str]] = []
+    if isinstance(value, Mapping):
+        for name, v in value.items():
+            values = v if isinstance(v, list) else [v]
+            for item in values:
+                if isinstance(item, dict | list) or item is None:
+                    raise XA2AError(f"{where}.{name}", f"must be a string, got {_kind(item)}")
+                pairs.append((str(name), _scalar_text(item)))
+        return tuple(pairs)
+    if isinstance(value, list):  # [{name: ..., value: ...}] is accepted too
+        for i, item in enumerate(value):
+            if not isinstance(item, Mapping) or "name" not in item:
+                raise XA2AError(f"{where}[{i}]", "must be an object with 'name' and 'value'")
+            pairs.append((str(item["name"]), _scalar_text(item.get("value", ""))))
+        return tuple(pairs)
+    raise XA2AError(where, f"must be an object of name: value, got {_kind(value)}")
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def from_x_a2a(
+    x: Any,
+    *,
+    path: str,
+    name: str = "",
+    operation_id: str = "",
+    tags: tuple[str, ...] = (),
+) -> SavedRequest:
+    """Parse and validate one ``x-a2a`` object.
+
+    Args:
+        x: the value under ``x-a2a``.
+        path: its JSON path, used in error messages (``paths./a2a/op.post.x-a2a``).
+        name, operation_id, tags: from the enclosing operation.
+
+    Raises:
+        XA2AError: the first problem, naming the place, e.g.
+            ``paths./a2a/x.post.x-a2a.binding: 'SOAP' is not one of JSONRPC, HTTP+JSON, GRPC``.
+    """
+    if not isinstance(x, Mapping):
+        raise XA2AError(path, f"must be an object, got {_kind(x)}")
+    version_text = _str(x, "version", path, required=True)
+    if version_text == "0.3.0":
+        version_text = "0.3"
+    try:
+        version = ProtocolVersion(version_text)
+    except ValueError:
+        allowed = ", ".join(v.value for v in ProtocolVersion)
+        raise XA2AError(f"{path}.version", f"{version_text!r} is not one of {allowed}") from None
+    binding_text = _str(x, "binding", path, required=True)
+    try:
+        binding = Binding(binding_text)
+    except ValueError:
+        allowed = ", ".join(b.value for b in Binding)
+        raise XA2AError(f"{path}.binding", f"{binding_text!r} is not one of {allowed}") from None
+    endpoint = _str(x, "endpoint", path, required=True)
+    method = _str(x, "method", path, required=True)
+    if not method:
+        raise XA2AError(f"{path}.method", "must not be empty")
+    if "example" in x:
+        body = json.dumps(x["example"], indent=2, ensure_ascii=False)
+    elif "exampleText" in x:
+        body = _str(x, "exampleText", path)
+    else:
+        raise XA2AError(path, "missing required key 'example' (the request body)")
+    auth = SavedAuth()
+    if x.get("auth") is not None:
+        raw = x["auth"]
+        where = f"{path}.auth"
+        if not isinstance(raw, Mapping):
+            raise XA2AError(where, f"must be an object, got {_kind(raw)}")
+        kind = _str(raw, "type", where, required=True).replace("apiKey", "api_key")
+        if kind not in AUTH_KINDS:
+            raise XA2AError(f"{where}.type", f"{kind!r} is not one of {', '.join(AUTH_KINDS)}")
+        params = tuple((str(k), _scalar_text(v)) for k, v in raw.items() if k != "type")
+        if kind == "api_key":
+            location = dict(params).get("in", "header")
+            if location not in API_KEY_LOCATIONS:
+                raise XA2AError(
+                    f"{where}.in", f"{location!r} is not one of {', '.join(API_KEY_LOCATIONS)}"
+                )
+        auth = SavedAuth(kind, params)
+    extensions_raw = x.get("extensions") or []
+    if not isinstance(extensions_raw, list) or not all(isinstance(e, str) for e in extensions_raw):
+        raise XA2AError(f"{path}.extensions", "must be a list of extension URIs")
+    timeout = x.get("timeout")
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+    ):
+        raise XA2AError(f"{path}.timeout", f"must be a positive number of seconds, got {timeout!r}")
+    card = x.get("agentCard")
+    if card is not None and not isinstance(card, Mapping):
+        raise XA2AError(f"{path}.agentCard", f"must be an object, got {_kind(card)}")
+    for key in ("requestSchema", "responseSchema"):
+        if key in x and not isinstance(x[key], Mapping | bool):
+            raise XA2AError(f"{path}.{key}", f"must be a JSON Schema object, got {_kind(x[key])}")
+    return SavedRequest(
+        name=name or operation_id or method,
+        version=version,
+        binding=binding,
+        endpoint=endpoint,
+        method=method,
+        body=body,
+        operation_id=operation_id,
+        tags=tags,
+        agent_card_url=_str(x, "agentCardUrl", path),
+        agent_card=dict(card) if card is not None else None,
+        tenant=_str(x, "tenant", path),
+        headers=_pairs(x, "headers", path),
+        query=_pairs(x, "query", path),
+        auth=auth,
+        extensions=tuple(extensions_raw),
+        timeout=float(timeout) if timeout is not None else None,
+    )
+
+
+def strip_private_metadata(card: Mapping[str, Any]) -> dict[str, Any]:
+    """A card snapshot without ``signatures`` and without any ``metadata`` objects."""
+
+    def clean(node: Any) -> Any:
+        if isinstance(node, Mapping):
+            return {k: clean(v) for k, v in node.items() if k not in ("metadata", "signatures")}
+        if isinstance(node, list):
+            return [clean(v) for v in node]
+        return node
+
+    result: dict[str, Any] = clean(card)
+    return result

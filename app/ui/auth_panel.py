@@ -1,0 +1,186 @@
+"""The request tab's *Auth* page: none, bearer token, HTTP Basic or an API key.
+
+Secret fields are password-style line edits with a *Show* toggle. Values stay in these
+widgets and in the :class:`AuthConfig` built from them: never saved, never logged.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.protocol.auth import ApiKeyLocation, AuthConfig, AuthKind
+
+
+class SecretEdit(QWidget):
+    """A password-style line edit with a *Show* toggle.
+
+    The line edit carries ``object_name``; the toggle is ``<object_name>Reveal``.
+    """
+
+    def __init__(self, object_name: str, placeholder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QLineEdit()
+        self.edit.setObjectName(object_name)
+        self.edit.setPlaceholderText(placeholder)
+        self.edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.reveal_button = QToolButton()
+        self.reveal_button.setObjectName(f"{object_name}Reveal")
+        self.reveal_button.setText("Show")
+        self.reveal_button.setCheckable(True)
+        self.reveal_button.setToolTip("Show or hide the secret")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.reveal_button)
+        self.reveal_button.toggled.connect(self._on_reveal_toggled)
+
+    def text(self) -> str:
+        """The secret as typed."""
+        return self.edit.text()
+
+    def _on_reveal_toggled(self, shown: bool) -> None:
+        self.edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
+        self.reveal_button.setText("Hide" if shown else "Show")
+
+
+class AuthPanel(QWidget):
+    """Credentials for this tab's endpoint (``objectName`` ``authPanel``).
+
+    Inside: ``authKindCombo``; ``bearerTokenEdit``; ``basicUserEdit``, ``basicPasswordEdit``;
+    ``apiKeyNameEdit``, ``apiKeyValueEdit``, ``apiKeyLocationCombo``; each secret edit has a
+    ``…Reveal`` toggle.
+
+    Signals:
+        changed: the configuration changed (no args).
+    """
+
+    changed = Signal()
+
+    _KINDS = (
+        (AuthKind.NONE, "No auth"),
+        (AuthKind.BEARER, "Bearer token"),
+        (AuthKind.BASIC, "HTTP Basic"),
+        (AuthKind.API_KEY, "API key"),
+    )
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("authPanel")
+        self.kind_combo = QComboBox()
+        self.kind_combo.setObjectName("authKindCombo")
+        for kind, label in self._KINDS:
+            self.kind_combo.addItem(label, kind)
+
+        self.bearer_token = SecretEdit("bearerTokenEdit", "Token (sent as Authorization: Bearer …)")
+        self.basic_user = QLineEdit()
+        self.basic_user.setObjectName("basicUserEdit")
+        self.basic_user.setPlaceholderText("User name (no ':')")
+        self.basic_password = SecretEdit("basicPasswordEdit", "Password")
+        self.key_name = QLineEdit()
+        self.key_name.setObjectName("apiKeyNameEdit")
+        self.key_name.setPlaceholderText("Name, e.g. X-API-Key")
+        self.key_value = SecretEdit("apiKeyValueEdit", "Key")
+        self.key_location = QComboBox()
+        self.key_location.setObjectName("apiKeyLocationCombo")
+        for location in ApiKeyLocation:
+            self.key_location.addItem(location.value, location)
+
+        self.pages = QStackedWidget()
+        self.pages.addWidget(_page(QLabel("No credentials are sent.")))
+        self.pages.addWidget(_form(("Token", self.bearer_token)))
+        self.pages.addWidget(_form(("User", self.basic_user), ("Password", self.basic_password)))
+        self.pages.addWidget(
+            _form(("In", self.key_location), ("Name", self.key_name), ("Key", self.key_value))
+        )
+
+        self.note = QLabel(
+            "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
+            "fetches. Kept in memory only: not saved, not logged, masked in “Request sent”."
+        )
+        self.note.setObjectName("authNote")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: palette(placeholder-text);")
+
+        head = QFormLayout()
+        head.addRow("Type", self.kind_combo)
+        layout = QVBoxLayout(self)
+        layout.addLayout(head)
+        layout.addWidget(self.pages)
+        layout.addWidget(self.note)
+        layout.addStretch(1)
+        self._fit_pages()
+
+        self.kind_combo.currentIndexChanged.connect(self._on_kind_changed)
+        for edit in (
+            self.bearer_token.edit,
+            self.basic_user,
+            self.basic_password.edit,
+            self.key_name,
+            self.key_value.edit,
+        ):
+            edit.textChanged.connect(self.changed)
+        self.key_location.currentIndexChanged.connect(self.changed)
+
+    @property
+    def kind(self) -> AuthKind:
+        """The selected scheme."""
+        return AuthKind(self.kind_combo.currentData())
+
+    def set_kind(self, kind: AuthKind) -> None:
+        """Select ``kind`` (as picking it in the combo box does)."""
+        self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+
+    def config(self) -> AuthConfig:
+        """What the widgets describe."""
+        kind = self.kind
+        if kind is AuthKind.BEARER:
+            return AuthConfig.bearer(self.bearer_token.text().strip())
+        if kind is AuthKind.BASIC:
+            return AuthConfig.basic(self.basic_user.text(), self.basic_password.text())
+        if kind is AuthKind.API_KEY:
+            return AuthConfig.api_key(
+                self.key_name.text().strip(),
+                self.key_value.text(),
+                ApiKeyLocation(self.key_location.currentData()),
+            )
+        return AuthConfig.none()
+
+    def _on_kind_changed(self) -> None:
+        self.pages.setCurrentIndex(self.kind_combo.currentIndex())
+        self._fit_pages()
+        self.changed.emit()
+
+    def _fit_pages(self) -> None:
+        # A stack is as tall as its tallest page; size it to the visible one so the note
+        # sits right under the fields.
+        current = self.pages.currentWidget()
+        if current is not None:
+            self.pages.setFixedHeight(current.sizeHint().height())
+
+
+def _page(widget: QWidget) -> QWidget:
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(widget)
+    return page
+
+
+def _form(*rows: tuple[str, QWidget]) -> QWidget:
+    page = QWidget()
+    form = QFormLayout(page)
+    form.setContentsMargins(0, 0, 0, 0)
+    for label, widget in rows:
+        form.addRow(label, widget)
+    return page

@@ -1,0 +1,464 @@
+"""The stream timeline panel: header strip, task controls, event table and detail pane.
+
+objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLabel``,
+``timelineContextIdEdit``, ``timelineTaskIdEdit``, ``copyTaskIdButton``,
+``timelineCountLabel``, ``timelineEndingLabel``, ``stopButton``, ``cancelTaskButton``,
+``resubscribeButton``, ``followUpButton``, ``timelineRawView``, ``timelineJsonView``,
+``timelineFindingsLabel``.
+
+The panel classifies and lints what it is fed (Qt-free :mod:`app.protocol.stream_items` and
+:mod:`app.protocol.lifecycle`); the request tab owns the network work and reacts to the
+button signals.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.protocol.events import NOT_JSON, ExchangeError, Outcome, ResponseBody, StreamItem
+from app.protocol.lifecycle import StreamEnding, StreamLinter
+from app.protocol.stream_items import ItemKind, TaskState, classify_item, classify_json
+from app.protocol.types import ProtocolVersion
+from app.ui.formatting import error_text, pretty_json, raw_preview
+from app.ui.timeline_model import (
+    COL_KIND,
+    COL_SEQ,
+    COL_STATE,
+    COL_TASK,
+    COL_TIME,
+    PARSE_RAW,
+    STATE_COLOURS,
+    TimelineModel,
+    TimelineRow,
+)
+from app.ui.widgets import CodeView
+
+_BADGE = "color: white; background: {bg}; border-radius: 4px; padding: 2px 8px;"
+_IDLE_BADGE = (
+    "color: palette(text); border: 1px solid palette(mid); border-radius: 4px; padding: 2px 8px;"
+)
+_ENDING_BAD = "color: #c62828;"
+_ENDING_WARN = "color: #8a5a00;"
+
+
+class TimelinePanel(QWidget):
+    """Shows a task's event stream as it arrives.
+
+    Signals:
+        stop_requested: Stop clicked: disconnect locally (no args).
+        cancel_task_requested: Cancel task clicked (arg: task id).
+        resubscribe_requested: Resubscribe clicked (arg: task id).
+        follow_up_requested: Follow up clicked (args: context id, task id or "" when the
+            task is not waiting for input).
+    """
+
+    stop_requested = Signal()
+    cancel_task_requested = Signal(str)
+    resubscribe_requested = Signal(str)
+    follow_up_requested = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timelinePanel")
+        self.version = ProtocolVersion.V1_0
+        self.task_id = ""
+        self.context_id = ""
+        self.state: TaskState | None = None
+        self.ending: StreamEnding | None = None
+        self.event_count = 0
+        self.running = False
+        self._connection = 0
+        self._linter = StreamLinter(self.version)
+        self._transport_error = False
+
+        self.model = TimelineModel(self)
+
+        self.state_label = QLabel("no stream")
+        self.state_label.setObjectName("timelineStateLabel")
+        self.state_label.setStyleSheet(_IDLE_BADGE)
+        self.context_edit = _id_edit("timelineContextIdEdit", "context id")
+        self.task_edit = _id_edit("timelineTaskIdEdit", "task id")
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setObjectName("copyTaskIdButton")
+        self.copy_button.setToolTip("Copy the task id to the clipboard")
+        self.copy_button.clicked.connect(self._copy_task_id)
+        self.count_label = QLabel("0 events")
+        self.count_label.setObjectName("timelineCountLabel")
+        # A fixed width: a changing count must not re-layout the panel on every batch.
+        self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance("0" * 14))
+        self.ending_label = QLabel("")
+        self.ending_label.setObjectName("timelineEndingLabel")
+
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setToolTip(
+            "Disconnect locally. The task keeps running on the agent (Resubscribe to reattach)."
+        )
+        self.cancel_button = QPushButton("Cancel task")
+        self.cancel_button.setObjectName("cancelTaskButton")
+        self.cancel_button.setToolTip("Send CancelTask / tasks/cancel for this task")
+        self.resubscribe_button = QPushButton("Resubscribe")
+        self.resubscribe_button.setObjectName("resubscribeButton")
+        self.resubscribe_button.setToolTip(
+            "Open SubscribeToTask / tasks/resubscribe and append to this timeline"
+        )
+        self.follow_up_button = QPushButton("Follow up")
+        self.follow_up_button.setObjectName("followUpButton")
+        self.follow_up_button.setToolTip(
+            "Prepare the next turn: same contextId, and taskId when the task waits for input"
+        )
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.cancel_button.clicked.connect(lambda: self.cancel_task_requested.emit(self.task_id))
+        self.resubscribe_button.clicked.connect(
+            lambda: self.resubscribe_requested.emit(self.task_id)
+        )
+        self.follow_up_button.clicked.connect(self._on_follow_up_clicked)
+
+        self.view = QTableView()
+        self.view.setObjectName("timelineView")
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(False)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().hide()
+        # Fixed row heights: inserting a batch must not measure every row (20 000 rows).
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        metrics = self.view.fontMetrics()
+        for col, sample in (
+            (COL_SEQ, "00000"),
+            (COL_TIME, "000,000.0"),
+            (COL_KIND, "artifact-update"),
+            (COL_TASK, "01234567…abcd"),
+            (COL_STATE, "input-required"),
+        ):
+            header.resizeSection(col, metrics.horizontalAdvance(sample) + 18)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.model.flushed.connect(self._on_model_flushed)
+
+        self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
+        self.json_view = CodeView("timelineJsonView", read_only=True)
+        self.findings_label = QLabel("")
+        self.findings_label.setObjectName("timelineFindingsLabel")
+        self.findings_label.setWordWrap(True)
+        self.findings_label.setStyleSheet(
+            "color: #5d4200; background: #fff3cd; border: 1px solid #e0c060;"
+            " border-radius: 4px; padding: 4px;"
+        )
+        self.findings_label.hide()
+        self.detail_tabs = QTabWidget()
+        self.detail_tabs.setObjectName("timelineDetailTabs")
+        self.detail_tabs.addTab(self.json_view, "Pretty")
+        self.detail_tabs.addTab(self.raw_view, "Raw frame")
+        detail = QWidget()
+        detail_layout = QVBoxLayout(detail)
+        detail_layout.setContentsMargins(0, 0, 0, 0)
+        detail_layout.addWidget(self.findings_label)
+        detail_layout.addWidget(self.detail_tabs, 1)
+
+        strip = QHBoxLayout()
+        strip.addWidget(self.state_label)
+        strip.addWidget(QLabel("context"))
+        strip.addWidget(self.context_edit, 1)
+        strip.addWidget(QLabel("task"))
+        strip.addWidget(self.task_edit, 1)
+        strip.addWidget(self.copy_button)
+        strip.addWidget(self.count_label)
+        controls = QHBoxLayout()
+        controls.addWidget(self.stop_button)
+        controls.addWidget(self.cancel_button)
+        controls.addWidget(self.resubscribe_button)
+        controls.addWidget(self.follow_up_button)
+        controls.addStretch(1)
+        controls.addWidget(self.ending_label)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("timelineSplitter")
+        split.addWidget(self.view)
+        split.addWidget(detail)
+        split.setSizes([400, 220])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(strip)
+        layout.addLayout(controls)
+        layout.addWidget(split, 1)
+        self._update_buttons()
+
+    # --- feeding --------------------------------------------------------------------
+
+    def clear(self, version: ProtocolVersion) -> None:
+        """Forget everything: a new exchange starts in this tab."""
+        self.model.clear()
+        self.version = version
+        self.task_id = ""
+        self.context_id = ""
+        self.state = None
+        self.ending = None
+        self.event_count = 0
+        self._connection = 0
+        self.raw_view.set_text("")
+        self.json_view.set_text("")
+        self.findings_label.hide()
+        self._refresh_header()
+
+    def begin_connection(self, label: str) -> None:
+        """A stream starts (the first, or a resubscription marked as a new connection)."""
+        self._connection += 1
+        self._linter = StreamLinter(self.version)
+        self._transport_error = False
+        self.running = True
+        self.ending = None
+        if self._connection > 1:
+            self.model.append(
+                TimelineRow(
+                    0.0,
+                    ItemKind.COMMENT,
+                    self.task_id,
+                    summary=label,
+                    marker=True,
+                    connection=self._connection,
+                )
+            )
+        self._update_buttons()
+        self._refresh_header()
+
+    def add_item(self, item: StreamItem) -> int:
+        """One stream item: classify, lint, queue its row; returns the row's index.
+
+        This runs for every event of a fast stream on the GUI thread: the row keeps the
+        item's raw bytes and a few strings only (its JSON is parsed again when the row is
+        selected), and nothing else is formatted until the row is painted.
+        """
+        info = classify_item(item)
+        findings = self._linter.feed(info)
+        self._note_ids(info.task_id, info.context_id, info.state)
+        self.event_count += 1
+        return self.model.add(
+            item.t * 1000.0,
+            info.kind,
+            info.task_id,
+            info.state,
+            info.summary,
+            item.raw,
+            NOT_JSON if item.json is NOT_JSON else PARSE_RAW,
+            findings,
+            self._connection,
+            item.seq,
+        )
+
+    def attach_error(self, index: int, error: ExchangeError) -> None:
+        """The error judged from the item of row ``index`` (as :meth:`add_item` returned):
+        the row itself becomes the error row (one bad row per bad event; the stream goes on)."""
+        row = self.model.get(index)
+        row.kind = ItemKind.ERROR
+        row.summary = " ".join(error_text(error).split())
+        self.model.refresh(row)
+
+    def add_error(self, error: ExchangeError) -> None:
+        """An error of the exchange (rpc, protocol, transport) as a red row."""
+        from app.protocol.events import ErrorKind
+
+        if error.kind is ErrorKind.TRANSPORT:
+            self._transport_error = True
+        self.model.append(
+            TimelineRow(
+                error.t * 1000.0,
+                ItemKind.ERROR,
+                self.task_id,
+                summary=" ".join(error_text(error).split()),
+                data=_error_json(error),
+                connection=self._connection,
+            )
+        )
+
+    def add_body(self, body: ResponseBody, label: str) -> None:
+        """A plain body: a JSON error on a streaming call, or a side exchange's result
+        (the Cancel task answer) — classified like a stream item."""
+        info = classify_json(body.json) if body.json is not NOT_JSON else None
+        if info is not None and info.kind is not ItemKind.ERROR:
+            self._note_ids(info.task_id, info.context_id, info.state)
+        self.model.append(
+            TimelineRow(
+                body.t * 1000.0,
+                info.kind if info is not None else ItemKind.ERROR,
+                info.task_id if info is not None else self.task_id,
+                info.state if info is not None else None,
+                f"{label}: {info.summary if info is not None else body.json_error}",
+                body.body,
+                body.json,
+                connection=self._connection,
+                marker=True,
+            )
+        )
+
+    def add_marker(self, label: str, t_ms: float = 0.0) -> None:
+        """A note row (e.g. "CancelTask sent")."""
+        self.model.append(
+            TimelineRow(
+                t_ms,
+                ItemKind.COMMENT,
+                self.task_id,
+                summary=label,
+                marker=True,
+                connection=self._connection,
+            )
+        )
+
+    def end_connection(self, outcome: Outcome, t_ms: float) -> None:
+        """The stream's exchange ended: add the end row with its lint findings."""
+        self.running = False
+        ending = self._linter.ending(
+            stopped=outcome is Outcome.CANCELLED,
+            transport_error=self._transport_error or outcome is Outcome.TRANSPORT_ERROR,
+        )
+        if outcome in (Outcome.RPC_ERROR, Outcome.PROTOCOL_ERROR, Outcome.USAGE_ERROR) and (
+            ending is StreamEnding.CLOSED
+        ):
+            ending = StreamEnding.ERROR
+        self.ending = ending
+        findings = self._linter.finish(ending)
+        self.model.append(
+            TimelineRow(
+                t_ms,
+                ItemKind.END,
+                self.task_id,
+                self.state,
+                f"{ending.value} ({outcome.value})",
+                findings=findings,
+                connection=self._connection,
+            )
+        )
+        self.model.flush()
+        self._update_buttons()
+        self._refresh_header()
+
+    def end_side_exchange(self) -> None:
+        """A side exchange (Cancel task) finished: show its rows now."""
+        self.model.flush()
+        self._update_buttons()
+
+    # --- state ----------------------------------------------------------------------
+
+    def _note_ids(self, task_id: str, context_id: str, state: TaskState | None) -> None:
+        if task_id and not self.task_id:
+            self.task_id = task_id
+        if context_id and not self.context_id:
+            self.context_id = context_id
+        if state is not None and state is not TaskState.UNSPECIFIED:
+            self.state = state
+
+    def _on_model_flushed(self, _rows: int) -> None:
+        bar = self.view.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 2
+        self._refresh_header()
+        self._update_buttons()
+        if at_bottom:
+            self.view.scrollToBottom()
+
+    def _refresh_header(self) -> None:
+        # Runs after every batch: only touch what changed (a style sheet re-polishes the
+        # widget even when it is the same text).
+        if self.state is not None:
+            colour = STATE_COLOURS.get(self.state, "#757575")
+            _set_label(self.state_label, self.state.value, _BADGE.format(bg=colour))
+        else:
+            _set_label(self.state_label, "streaming…" if self.running else "no task", _IDLE_BADGE)
+        if self.context_edit.text() != self.context_id:
+            self.context_edit.setText(self.context_id)
+            self.context_edit.setCursorPosition(0)
+        if self.task_edit.text() != self.task_id:
+            self.task_edit.setText(self.task_id)
+            self.task_edit.setCursorPosition(0)
+        count = f"{self.event_count:,} event{'s' * (self.event_count != 1)}"
+        _set_label(self.count_label, count, self.count_label.styleSheet())
+        if self.running:
+            _set_label(self.ending_label, "streaming…", "")
+        elif self.ending is None:
+            _set_label(self.ending_label, "", self.ending_label.styleSheet())
+        else:
+            bad = self.ending in (StreamEnding.TRANSPORT_ERROR, StreamEnding.ERROR)
+            warn = self.ending in (StreamEnding.ACTIVE, StreamEnding.STOPPED)
+            style = _ENDING_BAD if bad else _ENDING_WARN if warn else ""
+            _set_label(self.ending_label, self.ending.value, style)
+
+    def _update_buttons(self) -> None:
+        has_task = bool(self.task_id)
+        self.stop_button.setEnabled(self.running)
+        self.cancel_button.setEnabled(has_task)
+        self.resubscribe_button.setEnabled(has_task and not self.running)
+        self.follow_up_button.setEnabled(bool(self.context_id) and not self.running)
+        self.copy_button.setEnabled(has_task)
+
+    def _copy_task_id(self) -> None:
+        if self.task_id:
+            QGuiApplication.clipboard().setText(self.task_id)
+
+    def _on_follow_up_clicked(self) -> None:
+        waiting = self.state is not None and self.state.interrupted
+        self.follow_up_requested.emit(self.context_id, self.task_id if waiting else "")
+
+    def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if not indexes:
+            return
+        row = self.model.row_at(indexes[0].row())
+        self.raw_view.set_text(raw_preview(row.raw) if row.raw else "")
+        self.json_view.set_text(pretty_json(row.data) if row.data is not NOT_JSON else "")
+        if row.findings:
+            self.findings_label.setText(
+                "\n".join(f"⚠ {f.message} ({f.rule})" for f in row.findings)
+            )
+            self.findings_label.show()
+        else:
+            self.findings_label.hide()
+        if row.data is NOT_JSON and row.raw:
+            self.detail_tabs.setCurrentWidget(self.raw_view)
+
+
+def _set_label(label: QLabel, text: str, style: str) -> None:
+    if label.text() != text:
+        label.setText(text)
+    if label.styleSheet() != style:
+        label.setStyleSheet(style)
+
+
+def _id_edit(name: str, placeholder: str) -> QLineEdit:
+    edit = QLineEdit()
+    edit.setObjectName(name)
+    edit.setReadOnly(True)
+    edit.setPlaceholderText(placeholder)
+    edit.setToolTip(f"The {placeholder} seen in the stream (select to copy)")
+    return edit
+
+
+def _error_json(error: ExchangeError) -> object:
+    record: dict[str, object] = {"kind": error.kind.value, "message": error.message}
+    if error.code is not None:
+        record["code"] = error.code
+    if error.name:
+        record["name"] = error.name
+    if error.data is not None:
+        record["data"] = error.data
+    if error.details:
+        record["details"] = list(error.details)
+    return record

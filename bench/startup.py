@@ -1,0 +1,82 @@
+"""Benchmark: process start → the main window's first paint, against a bare QMainWindow.
+
+Both are started the same way (a fresh ``python -c`` subprocess, offscreen platform) and
+report the wall-clock time of their first paint event; the parent subtracts its own clock
+reading taken just before spawning. Medians of ``--runs`` alternating runs and the ratio
+are printed (target ≤ 1.3×). The app is started with ``--no-demo``: the demo agent is a
+child process started asynchronously and does not delay the first paint.
+
+Usage: ``python bench/startup.py [--runs 9]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+BARE = """
+import os, sys, time
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+class Window(QMainWindow):
+    def paintEvent(self, event):
+        print(time.time(), flush=True)
+        os._exit(0)
+
+app = QApplication(sys.argv[:1])
+window = Window()
+window.resize(1280, 800)
+window.show()
+app.exec()
+"""
+
+APP = """
+import os, time
+from app.ui import main_window
+
+def first_paint(self, event):
+    print(time.time(), flush=True)
+    os._exit(0)
+
+main_window.MainWindow.paintEvent = first_paint
+from app.__main__ import main
+main(["--no-demo"])
+"""
+
+
+def measure(code: str) -> float:
+    """Seconds from spawning ``python -c code`` to the time it prints at first paint."""
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    started = time.time()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
+        timeout=60, check=True,
+    ).stdout  # fmt: skip
+    return float(out.strip().splitlines()[-1]) - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    measure(BARE)  # warm the OS file cache for both
+    measure(APP)
+    bare, app = [], []
+    for _ in range(args.runs):
+        bare.append(measure(BARE))
+        app.append(measure(APP))
+    b, a = statistics.median(bare), statistics.median(app)
+    print(f"bare QMainWindow first paint: median {b * 1000:.0f} ms over {args.runs} runs")
+    print(f"A2A Workbench first paint:    median {a * 1000:.0f} ms over {args.runs} runs")
+    print(f"ratio: {a / b:.2f}x (target <= 1.3x)")
+
+
+if __name__ == "__main__":
+    main()

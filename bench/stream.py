@@ -1,0 +1,257 @@
+"""Stream benchmark: 20 000 small events, raw consumption vs the app's pipeline into the timeline.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/stream.py [--events N]
+
+A loopback server (a subprocess: HTTP SSE for JSON-RPC, plus a grpc.aio server) sends N
+small JSON-RPC status-update events as fast as it can. Measured in the same run:
+
+- (a) SSE raw: httpx-sse ``aiter_sse`` + ``json.loads``, no UI;
+- (b) SSE app: a request tab in the main window (shown offscreen) sends
+  ``SendStreamingMessage``; the exchange pipeline feeds the timeline model;
+- the same for gRPC: a raw ``grpc.aio`` loop vs the app's gRPC binding into the timeline.
+
+Printed: events/s for each, the ratio app/raw (target >= 0.5), events lost (must be 0) and
+the longest GUI event-loop stall during the app run (target < 50 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+BATCH = 200  # events per socket write
+
+
+# --- the server (a subprocess) -----------------------------------------------------------
+
+
+def _sse_event(request_id: str, n: int) -> bytes:
+    body = (
+        f'{{"jsonrpc":"2.0","id":{request_id},"result":{{"statusUpdate":{{"taskId":"bench-task",'
+        '"contextId":"bench-ctx","status":{"state":"TASK_STATE_WORKING","message":'
+        f'{{"messageId":"m{n}","role":"ROLE_AGENT","parts":[{{"text":"progress {n}"}}]}}}}}}}}}}'
+    )
+    return b"data: " + body.encode() + b"\r\n\r\n"
+
+
+async def _serve(events: int) -> None:
+    import grpc
+    from a2a.types import a2a_pb2, a2a_pb2_grpc
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.decode("latin-1").split("\r\n"):
+                if line.lower().startswith("content-length:"):
+                    length = int(line.split(":", 1)[1])
+            body = await reader.readexactly(length)
+            request_id = json.dumps(json.loads(body).get("id")) if body else "null"
+            writer.write(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Cache-Control: no-store\r\nConnection: close\r\n\r\n"
+            )
+            for start in range(0, events, BATCH):
+                chunk = b"".join(
+                    _sse_event(request_id, n)
+                    for n in range(start + 1, min(start + BATCH, events) + 1)
+                )
+                writer.write(chunk)
+                await writer.drain()
+            await writer.drain()
+        finally:
+            writer.close()
+
+    class Servicer(a2a_pb2_grpc.A2AServiceServicer):  # type: ignore[misc]
+        async def SendStreamingMessage(self, request: Any, context: Any) -> Any:
+            for n in range(1, events + 1):
+                yield a2a_pb2.StreamResponse(
+                    status_update=a2a_pb2.TaskStatusUpdateEvent(
+                        task_id="bench-task",
+                        context_id="bench-ctx",
+                        status=a2a_pb2.TaskStatus(
+                            state=a2a_pb2.TASK_STATE_WORKING,
+                            message=a2a_pb2.Message(
+                                message_id=f"m{n}",
+                                role=a2a_pb2.ROLE_AGENT,
+                                parts=[a2a_pb2.Part(text=f"progress {n}")],
+                            ),
+                        ),
+                    )
+                )
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    grpc_server = grpc.aio.server()
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(Servicer(), grpc_server)
+    grpc_port = grpc_server.add_insecure_port("127.0.0.1:0")
+    await grpc_server.start()
+    http_port = server.sockets[0].getsockname()[1]
+    print(json.dumps({"http": http_port, "grpc": grpc_port}), flush=True)
+    async with server:
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await grpc_server.stop(0)
+
+
+# --- (a) raw consumers ---------------------------------------------------------------------
+
+
+async def raw_sse(url: str) -> tuple[int, float]:
+    import httpx
+    from httpx_sse import aconnect_sse
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {}}
+    count = 0
+    started = time.perf_counter()
+    async with (
+        httpx.AsyncClient(timeout=30) as client,
+        aconnect_sse(client, "POST", url, json=body) as source,
+    ):
+        async for event in source.aiter_sse():
+            json.loads(event.data)
+            count += 1
+    return count, time.perf_counter() - started
+
+
+async def raw_grpc(target: str) -> tuple[int, float]:
+    import grpc
+    from a2a.types import a2a_pb2, a2a_pb2_grpc
+    from google.protobuf.json_format import MessageToDict
+
+    count = 0
+    started = time.perf_counter()
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = a2a_pb2_grpc.A2AServiceStub(channel)
+        request = a2a_pb2.SendMessageRequest(
+            message=a2a_pb2.Message(
+                message_id="b", role=a2a_pb2.ROLE_USER, parts=[a2a_pb2.Part(text="bench")]
+            )
+        )
+        async for response in stub.SendStreamingMessage(request):
+            MessageToDict(response)
+            count += 1
+    return count, time.perf_counter() - started
+
+
+# --- (b) the app pipeline into the timeline -------------------------------------------------
+
+
+async def app_run(window: Any, endpoint: str, binding: str) -> tuple[int, float, float]:
+    from PySide6.QtCore import QTimer
+
+    from app.protocol.types import Binding
+
+    tab = window.new_a2a_tab(endpoint, "bench")
+    tab.binding_combo.setCurrentIndex(tab.binding_combo.findData(Binding(binding)))
+    tab.method_combo.setCurrentIndex(tab.method_combo.findData("SendStreamingMessage"))
+    tab.generate_preview()
+    tab.replace_body()
+    panel = tab.timeline
+
+    gaps = [0.0]
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(tick)
+    await asyncio.sleep(0.2)
+    last[0] = time.perf_counter()
+    timer.start()
+    started = time.perf_counter()
+    tab.send_anyway()
+    while tab.busy or panel.running:
+        await asyncio.sleep(0.005)
+    panel.model.flush()
+    elapsed = time.perf_counter() - started
+    timer.stop()
+    items = sum(1 for row in panel.model.rows() if row.item_seq is not None)
+    errors = [row.summary for row in panel.model.rows() if row.kind.value == "error"]
+    if errors:
+        print(f"  errors in the {binding} timeline: {errors[:3]}")
+    return items, elapsed, max(gaps)
+
+
+def report(name: str, events: int, raw: tuple[int, float], app: tuple[int, float, float]) -> None:
+    raw_rate = raw[0] / raw[1]
+    app_rate = app[0] / app[1]
+    ratio = app_rate / raw_rate
+    print(f"{name}: {events:,} events")
+    print(f"  (a) raw          {raw_rate:>10,.0f} events/s  ({raw[1]:.2f} s, {raw[0]:,} events)")
+    print(f"  (b) app→timeline {app_rate:>10,.0f} events/s  ({app[1]:.2f} s, {app[0]:,} rows)")
+    print(
+        f"  ratio b/a        {ratio:>10.2f}   (target >= 0.5)  {'OK' if ratio >= 0.5 else 'MISS'}"
+    )
+    lost = events - app[0]
+    print(f"  events lost      {lost:>10}   (must be 0)      {'OK' if lost == 0 else 'FAIL'}")
+    stall = app[2] * 1000
+    print(f"  longest GUI stall {stall:>9.1f} ms (target < 50)  {'OK' if stall < 50 else 'MISS'}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=20_000)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(_serve(args.events))
+        return 0
+
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve", "--events", str(args.events)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        ports = json.loads(server.stdout.readline())
+        url = f"http://127.0.0.1:{ports['http']}/"
+        target = f"127.0.0.1:{ports['grpc']}"
+
+        import qasync
+        from PySide6.QtWidgets import QApplication
+
+        from app.ui.main_window import MainWindow
+
+        app = QApplication.instance() or QApplication(sys.argv)
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        window = MainWindow()
+        window.show()
+
+        async def run_all() -> None:
+            raw = await raw_sse(url)
+            sse_app = await app_run(window, url, "JSONRPC")
+            report("SSE (JSON-RPC)", args.events, raw, sse_app)
+            raw_g = await raw_grpc(target)
+            grpc_app = await app_run(window, target, "GRPC")
+            report("gRPC", args.events, raw_g, grpc_app)
+            await window.shutdown()
+
+        loop.run_until_complete(run_all())
+        window.close_now()
+        return 0
+    finally:
+        if server.stdin:
+            server.stdin.close()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""``a2a-workbench run SPEC``: saved requests sent headlessly against the real SDK peer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.protocol import exchange
+from app.protocol.events import ResponseBody
+from app.spec.document import load
+from app.spec.requests import to_a2a_request
+from app.spec.snippets import curl
+from app.spec.variables import Resolver
+
+pytestmark = pytest.mark.peer
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "resources/examples/demo-agent.a2a.yaml"
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, list[dict[str, Any]], str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "run", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+    )
+    records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    return proc.returncode, records, proc.stderr
+
+
+def peer_vars(peer: dict[str, Any]) -> list[str]:
+    return ["--var", f"baseUrl={peer['base_url']}", "--var", f"grpcTarget={peer['grpc_target']}"]
+
+
+def test_run_sends_every_saved_request_of_the_example_in_file_order(
+    sdk_peer: dict[str, Any],
+) -> None:
+    status, records, _ = run_cli(str(EXAMPLE), *peer_vars(sdk_peer))
+    assert status == 0
+    ends = [r for r in records if r["event"] == "end"]
+    assert [e["outcome"] for e in ends] == ["ok"] * 12
+    order = list(dict.fromkeys(r["operation"] for r in records))
+    assert order == [op.request.operation_id for op in load(EXAMPLE).operations()]
+    responses = [r for r in records if r["event"] == "response"]
+    assert all("Sum: 42" in json.dumps(r["body"]) for r in responses)
+    streamed = {r["operation"] for r in records if r["event"] == "item"}
+    assert streamed == {op for op in order if op.startswith("stream-progress")}
+
+
+def test_run_named_operations_and_variables_from_the_environment(
+    sdk_peer: dict[str, Any],
+) -> None:
+    import os
+
+    env = {**os.environ, "A2A_WB_BASEURL": sdk_peer["base_url"]}
+    status, records, _ = run_cli(
+        str(EXAMPLE), "--operation", "sum-numbers-0-3-http-json",
+        "--operation", "sum-numbers-1-0-json-rpc", env=env,
+    )  # fmt: skip
+    assert status == 0
+    assert list(dict.fromkeys(r["operation"] for r in records)) == [
+        "sum-numbers-0-3-http-json",
+        "sum-numbers-1-0-json-rpc",
+    ]
+
+
+def test_run_usage_errors_exit_3_with_a_clear_message(tmp_path: Path) -> None:
+    status, records, stderr = run_cli(str(EXAMPLE), "--operation", "nope")
+    assert status == 3 and "unknown operation nope" in records[0]["message"]
+    assert "sum-numbers-1-0-json-rpc" in stderr
+
+    status, records, _ = run_cli(
+        str(EXAMPLE), "--operation", "sum-numbers-1-0-json-rpc", env={"PATH": "/usr/bin"}
+    )
+    assert status == 3
+    error = next(r for r in records if r["event"] == "error")
+    assert "{{baseUrl}}" in error["message"] and "A2A_WB_BASEURL" in error["message"]
+
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("openapi: 3.2.0\npaths: [\n")
+    status, records, _ = run_cli(str(broken))
+    assert status == 3 and "invalid YAML at line" in records[0]["message"]
+
+
+def test_run_reports_agent_errors_with_exit_1(sdk_peer: dict[str, Any], tmp_path: Path) -> None:
+    spec = tmp_path / "t.yaml"
+    spec.write_text(
+        "openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths:\n  /a2a/get:\n    post:\n"
+        "      operationId: get\n      x-protocol: a2a\n      x-a2a:\n        version: '1.0'\n"
+        "        binding: JSONRPC\n        endpoint: '{{baseUrl}}/'\n        method: GetTask\n"
+        "        example: {jsonrpc: '2.0', id: 1, method: GetTask, params: {id: no-such-task}}\n"
+    )
+    status, records, _ = run_cli(str(spec), *peer_vars(sdk_peer))
+    assert status == 1
+    assert next(r for r in records if r["event"] == "error")["code"] == -32001
+
+
+@pytest.mark.parametrize("index", [0, 2, 6, 8])  # 1.0/0.3 × JSON-RPC/HTTP+JSON, unary
+def test_generated_curl_returns_the_same_result_as_the_app(
+    sdk_peer: dict[str, Any], index: int
+) -> None:
+    op = load(EXAMPLE).operations()[index]
+    values = {"baseUrl": sdk_peer["base_url"], "grpcTarget": sdk_peer["grpc_target"]}
+    script = curl(op.request, values)
+    assert "127.0.0.1" in script
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    by_curl = json.loads(out.stdout)
+
+    async def app_body() -> Any:
+        request = to_a2a_request(op.request, Resolver(values, environ={})).request
+        async for event in exchange.run(request):
+            if isinstance(event, ResponseBody):
+                return event.json
+        return None
+
+    by_app = asyncio.run(app_body())
+    assert _shape(by_curl) == _shape(by_app)
+    assert "Sum: 42" in json.dumps(by_curl) and "Sum: 42" in json.dumps(by_app)
+
+
+def _shape(value: Any) -> Any:
+    """The JSON structure with ids and timestamps blanked (they differ per call)."""
+    if isinstance(value, dict):
+        return {
+            k: "<id>" if k.endswith(("Id", "id")) or k == "id" else _shape(v)
+            for k, v in sorted(value.items())
+        }
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    return value
