@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
@@ -118,6 +119,28 @@ def variable_name_for(*parts: str) -> str:
     return name if name[0].isalpha() else "v" + name
 
 
+def secret_scope(endpoint: str) -> str:
+    """The part of a secret's variable name that ties it to one agent: ``host-port``.
+
+    Credentials are sent only to the endpoint they were configured for, so two agents'
+    tokens must not share a variable (and a keyring entry). An endpoint that is itself a
+    ``{{variable}}`` has no fixed host: its secrets keep the plain name.
+    """
+    if not endpoint or _HAS_VARIABLE.search(endpoint):
+        return ""
+    target = endpoint if "://" in endpoint else f"//{endpoint}"
+    parts = urlsplit(target)
+    host = parts.hostname or ""
+    if not host:
+        return ""
+    scope = host if parts.port is None else f"{host}-{parts.port}"
+    return re.sub(r"[^A-Za-z0-9.-]", "-", scope)
+
+
+def _scoped(name: str, scope: str) -> str:
+    return f"{name}.{scope}" if scope else name
+
+
 def is_reference(value: str) -> bool:
     """True when ``value`` is exactly one ``{{variable}}`` reference."""
     return bool(_VARIABLE_ONLY.match(value))
@@ -134,17 +157,16 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
         The cleaned request and ``{variable name: secret value}`` for the keyring.
     """
     secrets: dict[str, str] = {}
+    scope = secret_scope(saved.endpoint)
     params = dict(saved.auth.params)
     for key in SECRET_AUTH_FIELDS.get(saved.auth.kind, ()):
         value = params.get(key, "")
+        var = _scoped({"token": "token", "password": "password", "value": "apiKey"}[key], scope)
         if value and not _HAS_VARIABLE.search(value):
-            var = {"token": "token", "password": "password", "value": "apiKey"}[key]
             secrets[var] = value
             params[key] = "{{" + var + "}}"
         elif not value:
-            params[key] = (
-                "{{" + {"token": "token", "password": "password", "value": "apiKey"}[key] + "}}"
-            )
+            params[key] = "{{" + var + "}}"
     auth = replace(saved.auth, params=tuple(params.items()))
     sensitive = set(SENSITIVE_HEADER_NAMES)
     if saved.auth.kind == "api_key" and params.get("name"):
@@ -152,14 +174,14 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
     headers = []
     for name, value in saved.headers:
         if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
-            var = variable_name_for(name)
+            var = _scoped(variable_name_for(name), scope)
             secrets[var] = value
             value = "{{" + var + "}}"
         headers.append((name, value))
     query = []
     for name, value in saved.query:
         if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
-            var = variable_name_for(name)
+            var = _scoped(variable_name_for(name), scope)
             secrets[var] = value
             value = "{{" + var + "}}"
         query.append((name, value))

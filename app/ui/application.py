@@ -3,25 +3,32 @@
 Order matters (STYLE.md §5): PySide6 is imported before qasync so qasync picks it; the
 loop exists before any async resource; on close, running requests are cancelled, the
 HTTP client closed and the demo agent stopped *before* the loop stops.
+
+Start-up is staged for speed (bench/startup.py): the demo agent process is launched first
+(it needs ~2 s to listen), the window frame is shown and painted with only Qt imported,
+and the rest of the app is imported and assembled right after the first paint.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
+# Before anything imports qasync, so that it picks PySide6 whatever else is installed.
 os.environ.setdefault("QT_API", "pyside6")
 
-import qasync
+from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from app.ui.demo_process import DemoAgentProcess
 from app.ui.main_window import MainWindow
-from app.ui.spec_dock import EXAMPLE_SPEC
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("app")
 
@@ -47,6 +54,8 @@ def _report_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, A
 
 
 async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: bool) -> int:
+    import asyncio
+
     closing = asyncio.Event()
     window.close_requested.connect(closing.set)
     await window.warm_up()
@@ -64,6 +73,8 @@ async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: boo
 
 async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: float = 60) -> int:
     """Send the demo tab's request once; 0 when the response shows ``Sum: 42``."""
+    import asyncio
+
     failed: list[str] = []
     if demo is not None:
         demo.failed.connect(failed.append)
@@ -87,37 +98,60 @@ async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: 
     return 0 if ok else 1
 
 
+def _paint(app: QApplication, window: MainWindow, timeout: float = 0.5) -> None:
+    """Process events until ``window`` is exposed and painted (at most ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        handle = window.windowHandle()
+        if handle is not None and handle.isExposed():
+            break
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    app.processEvents()
+
+
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its window is closed; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # httpx logs every request at INFO; the response view already shows them.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     args = parse_args(argv)
+    if args.selftest and args.no_demo:
+        print("--selftest needs the demo agent", file=sys.stderr)
+        return 3
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
     app.setApplicationName("A2A Workbench")
     app.setOrganizationName("A2A Workbench")
     app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    loop.set_exception_handler(_report_loop_exception)
 
-    window = MainWindow()
-    if EXAMPLE_SPEC.exists():  # the demo agent's saved requests, in the spec tree
-        window.spec.open_spec(EXAMPLE_SPEC, remember=False)
+    window = MainWindow(deferred=True)
     demo: DemoAgentProcess | None = None
-    if args.selftest and args.no_demo:
-        print("--selftest needs the demo agent", file=sys.stderr)
-        return 3
-    if args.endpoint or args.no_demo:
-        window.new_a2a_tab(args.endpoint)
     if not args.no_demo:
         demo = DemoAgentProcess(window)
         demo.ready.connect(window.on_demo_ready)
-        demo.ready.connect(window.spec.set_demo_info)
         demo.failed.connect(window.on_demo_failed)
         window.demo_label.setText("Demo agent: starting…")
         demo.start()
     window.show()
+    _paint(app, window)
+
+    import asyncio
+
+    import qasync
+
+    from app.ui.spec_dock import EXAMPLE_SPEC
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    loop.set_exception_handler(_report_loop_exception)
+    window.complete_setup()
+    if EXAMPLE_SPEC.exists():  # the demo agent's saved requests, in the spec tree
+        window.spec.open_spec(EXAMPLE_SPEC, remember=False)
+    if demo is not None:
+        demo.ready.connect(window.spec.set_demo_info)
+        if demo.info is not None:
+            window.spec.set_demo_info(demo.info)
+    if args.endpoint or args.no_demo:
+        window.new_a2a_tab(args.endpoint)
     with loop:
         return loop.run_until_complete(_main(window, demo, args.selftest))

@@ -6,7 +6,6 @@ window shows "starting". Its stderr is kept (last lines) to explain a failed sta
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections import deque
@@ -47,6 +46,8 @@ class DemoAgentProcess(QObject):
 
     async def stop(self, timeout: float = 3.0) -> None:
         """Ask the agent to exit (SIGTERM), then kill it after ``timeout`` seconds."""
+        import asyncio  # not at module level: this module is on the start-up path
+
         self._stopping = True
         if self._proc.state() == QProcess.ProcessState.NotRunning:
             return

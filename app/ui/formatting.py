@@ -76,12 +76,29 @@ def error_text(error: ExchangeError) -> str:
         "usage": "Request not sent",
     }[error.kind.value]
     code = f" {error.code}" if error.code is not None else ""
-    name = f" {error.name}" if error.name else ""
+    name = f" {error.name}" if error.name and error.name != str(error.code) else ""
     lines = [f"{kind}{code}{name}: {error.message}"]
     lines += list(error.details)
     if error.data is not None and not error.details:
         lines.append("data: " + json.dumps(error.data, ensure_ascii=False)[:2000])
     return "\n".join(lines)
+
+
+def error_record(error: ExchangeError) -> dict[str, Any]:
+    """An error as a JSON-able object (for views that show JSON)."""
+    record: dict[str, Any] = {"kind": error.kind.value, "message": error.message}
+    if error.code is not None:
+        record["code"] = error.code
+    if error.name:
+        record["name"] = error.name
+    if error.details:
+        record["details"] = list(error.details)
+    if error.data is not None:
+        record["data"] = error.data
+    trailers = getattr(error, "trailers", ())
+    if trailers:
+        record["trailers"] = [list(pair) for pair in trailers]
+    return record
 
 
 def size_text(n: int) -> str:

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
-import ssl
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
 from app import __version__
-from app.protocol.transports.http import new_client
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import SpecController
+
+# Only Qt is imported up front: the window frame paints first and the protocol, spec and
+# request-tab modules (httpx, grpc, cryptography, a2a descriptors: ~1 s of imports) load
+# right after, in complete_setup() or on first use (bench/startup.py).
+if TYPE_CHECKING:
+    import ssl
+
+    import httpx
+
+    from app.ui.request_tab import RequestTab
+    from app.ui.spec_dock import SpecController
 
 DEMO_MESSAGE = "12 30"
 
@@ -32,7 +37,8 @@ class MainWindow(QMainWindow):
 
     close_requested = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, *, deferred: bool = False) -> None:
+        """Build the window; with ``deferred``, the docks wait for :meth:`complete_setup`."""
         super().__init__()
         self.setWindowTitle("A2A Workbench")
         self.resize(1280, 800)
@@ -54,26 +60,43 @@ class MainWindow(QMainWindow):
         self.demo_label.setObjectName("demoAgentLabel")
         self.statusBar().addPermanentWidget(self.demo_label)
         self._build_menus()
+        if not deferred:
+            self.complete_setup()
+
+    def complete_setup(self) -> None:
+        """Add the heavier parts: the spec docks and their File menu entries (issue 6)."""
+        if hasattr(self, "spec"):
+            return
+        from app.ui.spec_dock import SpecController
+
+        for action, keys in self._shortcuts:
+            action.setShortcut(QKeySequence(keys))
+        # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs; Quit stays last.
+        self._file_menu.removeAction(self._quit_action)
+        self.spec: SpecController = SpecController(self, self._file_menu)
+        self._file_menu.addSeparator()
+        self._file_menu.addAction(self._quit_action)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         new_menu = file_menu.addMenu("&New request")
         self.new_a2a_action = QAction("&A2A", self)
         self.new_a2a_action.setObjectName("newA2ARequestAction")
-        self.new_a2a_action.setShortcut(QKeySequence("Ctrl+N"))
+        # Shortcuts are attached in complete_setup(): the first QKeySequence makes PySide
+        # build ~100 enum classes (~80 ms), and no key can be pressed before the loop runs.
+        self._shortcuts: list[tuple[QAction, str]] = [(self.new_a2a_action, "Ctrl+N")]
         self.new_a2a_action.triggered.connect(lambda: self.new_a2a_tab())
         new_menu.addAction(self.new_a2a_action)
         close_tab = QAction("&Close tab", self)
-        close_tab.setShortcut(QKeySequence("Ctrl+W"))
+        self._shortcuts.append((close_tab, "Ctrl+W"))
         close_tab.triggered.connect(lambda: self._close_tab(self.tabs.currentIndex()))
         file_menu.addAction(close_tab)
-        # Specs (issue 6): docks, Save to spec (Ctrl+S), Open spec…, Recent specs.
-        self.spec = SpecController(self, file_menu)
         file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self._file_menu = file_menu
+        self._quit_action = QAction("&Quit", self)
+        self._shortcuts.append((self._quit_action, "Ctrl+Q"))
+        self._quit_action.triggered.connect(self.close)
+        file_menu.addAction(self._quit_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About A2A Workbench", self)
         about.triggered.connect(
@@ -86,16 +109,24 @@ class MainWindow(QMainWindow):
     def http_client(self) -> httpx.AsyncClient:
         """The window's shared AsyncClient, created inside the running loop on first use."""
         if self._http is None:
+            from app.protocol.transports.http import new_client
+
             self._http = new_client(30.0, self._tls or True)
         return self._http
 
     async def warm_up(self) -> None:
         """Build the TLS context off the GUI thread so the first Send does not stall."""
         if self._tls is None:
+            import asyncio
+
+            import httpx
+
             self._tls = await asyncio.to_thread(httpx.create_ssl_context)
 
     def new_a2a_tab(self, endpoint: str = "", message_text: str = "hello") -> RequestTab:
         """Open a request tab (version 1.0, binding JSONRPC) and focus it."""
+        from app.ui.request_tab import RequestTab
+
         tab = RequestTab(self.http_client, endpoint=endpoint, message_text=message_text)
         tab.card_panel.demo_info_provider = lambda: self.demo_info
         index = self.tabs.addTab(tab, tab.title())
@@ -106,11 +137,15 @@ class MainWindow(QMainWindow):
 
     def current_tab(self) -> RequestTab | None:
         """The focused request tab, if any."""
+        from app.ui.request_tab import RequestTab
+
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, RequestTab) else None
 
     def request_tabs(self) -> list[RequestTab]:
         """All request tabs, in tab order."""
+        from app.ui.request_tab import RequestTab
+
         return [
             t for i in range(self.tabs.count()) if isinstance(t := self.tabs.widget(i), RequestTab)
         ]
@@ -121,11 +156,15 @@ class MainWindow(QMainWindow):
             self.tabs.setTabText(index, title)
 
     def _close_tab(self, index: int) -> None:
+        from app.ui.request_tab import RequestTab
+
         widget = self.tabs.widget(index)
         if not isinstance(widget, RequestTab):
             return
         self.tabs.removeTab(index)
         if widget.busy:
+            import asyncio
+
             task = asyncio.get_event_loop().create_task(widget.shutdown())
             task.add_done_callback(lambda _t: widget.deleteLater())
         else:
@@ -163,6 +202,8 @@ class MainWindow(QMainWindow):
 
     async def shutdown(self) -> None:
         """Cancel every running exchange and close the shared HTTP client."""
+        import asyncio
+
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
         if self._http is not None:
             await self._http.aclose()

@@ -14,7 +14,15 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.protocol.secrets import mask_headers
-from app.ui.formatting import error_text, headers_text, raw_preview, request_text, size_text
+from app.ui.formatting import (
+    error_record,
+    error_text,
+    headers_text,
+    pretty_json,
+    raw_preview,
+    request_text,
+    size_text,
+)
 from app.ui.widgets import CodeView
 
 _OK_STYLE = "color: white; background: #2e7d32; border-radius: 4px; padding: 2px 8px;"
@@ -36,7 +44,9 @@ class ResponseView(QWidget):
         self.setObjectName("responseView")
         self.outcome: Outcome | None = None
         self._status = ""
+        self._transport = "HTTP"
         self._errors: list[str] = []
+        self._error_events: list[ExchangeError] = []
 
         self.status_label = QLabel("No request sent yet")
         self.status_label.setObjectName("responseStatusLabel")
@@ -78,7 +88,9 @@ class ResponseView(QWidget):
         """Forget the previous exchange."""
         self.outcome = None
         self._status = ""
+        self._transport = "HTTP"
         self._errors = []
+        self._error_events = []
         self.status_label.setText("Sending…")
         self.status_label.setStyleSheet(_IDLE_STYLE)
         self.time_label.setText("")
@@ -89,11 +101,14 @@ class ResponseView(QWidget):
 
     def show_request(self, event: RequestSent) -> None:
         """The request as it went out; credential headers masked."""
+        self._transport = "gRPC" if event.method == "gRPC" else "HTTP"
         self.request_view.set_text(request_text(event, mask_headers(event.headers)))
 
     def show_head(self, event: ResponseHead) -> None:
         """Status line and headers."""
         self._status = f"{event.status} {event.reason}".strip()
+        if self._transport == "gRPC":
+            self._status = f"gRPC {self._status}"
         self.status_label.setText(self._status)
         self.headers_view.set_text(headers_text(event.headers))
 
@@ -106,6 +121,7 @@ class ResponseView(QWidget):
     def show_error(self, event: ExchangeError) -> None:
         """Add an error to the red banner (several may arrive)."""
         self._errors.append(error_text(event))
+        self._error_events.append(event)
         self.error_label.setText("\n\n".join(self._errors))
         self.error_label.show()
 
@@ -123,8 +139,11 @@ class ResponseView(QWidget):
             Outcome.CANCELLED: "Cancelled",
         }[event.outcome]
         if not ok and self._status and event.outcome is not Outcome.USAGE_ERROR:
-            label = f"{label} · HTTP {self._status}"
+            status = self._status if self._transport == "gRPC" else f"HTTP {self._status}"
+            label = f"{label} · {status}"
         self.status_label.setText(label)
         self.status_label.setStyleSheet(_OK_STYLE if ok else _ERR_STYLE)
-        if not ok and not self.pretty_view.toPlainText() and self._errors:
+        if not ok and not self.pretty_view.toPlainText() and self._error_events:
+            # No body (gRPC errors, refused connections): show the error itself as JSON.
+            self.pretty_view.set_text(pretty_json([error_record(e) for e in self._error_events]))
             self.tabs.setCurrentWidget(self.pretty_view)

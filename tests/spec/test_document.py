@@ -14,7 +14,7 @@ from openapi_spec_validator import validate
 
 from app.protocol.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
-from app.protocol.types import Binding
+from app.protocol.types import Binding, ProtocolVersion
 from app.spec import document
 from app.spec.document import SpecDocument, SpecError, load, loads
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
@@ -298,3 +298,25 @@ def thousand_operations() -> dict[str, Any]:
         saved = base[i % len(base)]
         doc.upsert(SavedRequest(**{**_fields(saved), "name": f"{saved.name} #{i}"}))
     return doc.data
+
+
+def test_two_agents_tokens_get_separate_variables() -> None:
+    """A token saved for one agent must never be resolved for another one."""
+
+    def saved(endpoint: str, token: str) -> SavedRequest:
+        return SavedRequest(
+            name="r",
+            version=ProtocolVersion.V1_0,
+            binding=Binding.JSONRPC,
+            endpoint=endpoint,
+            method="SendMessage",
+            body="{}",
+            auth=SavedAuth("bearer", (("token", token),)),
+        )
+
+    a, secrets_a = extract_secrets(saved("https://agent-a.example/a2a", "AAA"))
+    b, secrets_b = extract_secrets(saved("http://127.0.0.1:8001/", "BBB"))
+    assert a.auth.get("token") == "{{token.agent-a.example}}"
+    assert b.auth.get("token") == "{{token.127.0.0.1-8001}}"
+    assert secrets_a == {"token.agent-a.example": "AAA"}
+    assert secrets_b == {"token.127.0.0.1-8001": "BBB"}

@@ -105,7 +105,7 @@ def test_save_to_spec_marks_unsaved_tabs_and_writes_no_secret(
     path = tmp_path / "mine.a2a.yaml"
     assert window.spec.save_tab(tab, path) == []
     raw = path.read_bytes()
-    assert b"very-secret-token" not in raw and b"{{token}}" in raw
+    assert b"very-secret-token" not in raw and b"{{token.127.0.0.1-9}}" in raw
     validate(yaml.safe_load(raw))
     assert not tab.dirty and not window.tabs.tabText(window.tabs.indexOf(tab)).endswith("*")
     save = window.findChild(QAction, "saveToSpecAction")
