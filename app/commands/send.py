@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -103,7 +104,8 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
     if args.basic is not None:
         user, sep, password = args.basic.partition(":")
         if not sep:
-            raise UsageExit(f"--basic must look like USER:PASS, got {args.basic!r}")
+            # Never echo the value: it is a credential.
+            raise UsageExit("--basic must look like USER:PASS (no ':' found)")
         return AuthConfig.basic(user, password)
     if args.api_key is not None:
         spec, location = args.api_key, ApiKeyLocation.HEADER
@@ -113,7 +115,7 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
         name, sep, value = spec.partition("=")
         if not sep or not name.strip():
             raise UsageExit(
-                f"--api-key must look like NAME=VALUE[@header|query|cookie], got {args.api_key!r}"
+                "--api-key must look like NAME=VALUE[@header|query|cookie] (value not shown)"
             )
         return AuthConfig.api_key(name.strip(), value, location)
     return AuthConfig.none()
@@ -223,4 +225,8 @@ def main(argv: list[str]) -> int:
         outcome = asyncio.run(_run(request, printer))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_STATUS[Outcome.TRANSPORT_ERROR]
     return EXIT_STATUS[outcome]

@@ -13,11 +13,14 @@ closes the connection (the async generator is closed by ``aclosing``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import AsyncExitStack, aclosing
 
 import httpx
 
+from app.protocol.catalog import find_method
 from app.protocol.clock import Clock
 from app.protocol.errors import UsageError
 from app.protocol.events import (
@@ -26,11 +29,20 @@ from app.protocol.events import (
     ExchangeError,
     ExchangeEvent,
     Outcome,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+    StreamItem,
 )
-from app.protocol.request import A2ARequest
+from app.protocol.lifecycle import StreamLinter
+from app.protocol.request import A2ARequest, check_request
+from app.protocol.secrets import mask_url_query, redact, secret_values
+from app.protocol.stream_items import classify_item
 from app.protocol.transports import grpc, jsonrpc, rest
 from app.protocol.transports.http import new_client
-from app.protocol.types import Binding
+from app.protocol.types import Binding, ProtocolVersion
+
+log = logging.getLogger(__name__)
 
 _OUTCOME_OF_KIND = {
     ErrorKind.USAGE: Outcome.USAGE_ERROR,
@@ -48,6 +60,14 @@ async def run(
 ) -> AsyncIterator[ExchangeEvent]:
     """Send ``request`` and yield its events, ending with :class:`ExchangeEnd`.
 
+    ``request.timeout`` bounds the time spent waiting for the peer: for a unary method,
+    until the whole response has arrived; for a streaming one, until the stream has
+    started (a stream may then stay open as long as the task runs). Time the consumer
+    spends between events does not count.
+
+    A stream that the server closes without any event, while the task is still active
+    (1.0), or without ``final: true`` (0.3) ends with a ``protocol`` error.
+
     Args:
         request: what to send.
         http: an AsyncClient to reuse (its pool, its limits); a private one is made and
@@ -56,11 +76,26 @@ async def run(
     Yields:
         ``RequestSent``, ``ResponseHead``, ``ResponseBody`` or ``StreamItem`` s,
         ``ExchangeError`` s, then ``ExchangeEnd``. On cancellation an ``ExchangeEnd`` with
-        ``Outcome.CANCELLED`` is yielded if the consumer is still listening.
+        ``Outcome.CANCELLED`` is yielded if the consumer is still listening. Nothing is
+        raised for failures; error texts never contain the request's credentials.
     """
     clock = Clock()
     outcome = Outcome.OK
+    secrets = secret_values(request.headers, request.query, request.endpoint)
+    spec = find_method(request.version, request.method)
+    judge = _StreamJudge(request.version) if spec is not None and spec.streaming else None
+
+    def clean(error: ExchangeError) -> ExchangeError:
+        nonlocal outcome
+        outcome = _worse(outcome, _OUTCOME_OF_KIND[error.kind])
+        return dataclasses.replace(
+            error,
+            message=redact(error.message, secrets),
+            details=tuple(redact(line, secrets) for line in error.details),
+        )
+
     try:
+        check_request(request)
         async with AsyncExitStack() as stack:
             client = (
                 http
@@ -68,17 +103,76 @@ async def run(
                 else await stack.enter_async_context(new_client(request.timeout))
             )
             async with aclosing(_dispatch(request, client, clock)) as events:
-                async for event in events:
+                budget: float | None = request.timeout  # waiting left before the answer
+                while True:
+                    started = clock.now()
+                    try:
+                        if budget is None:
+                            event = await anext(events)
+                        else:
+                            async with asyncio.timeout(max(budget, 0.0)):
+                                event = await anext(events)
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        yield clean(
+                            ExchangeError(
+                                clock.now(),
+                                ErrorKind.TRANSPORT,
+                                f"No complete answer within {request.timeout:g} s",
+                            )
+                        )
+                        break
+                    if budget is not None:
+                        budget -= clock.now() - started
+                        if isinstance(event, ResponseBody) or (
+                            judge is not None and isinstance(event, ResponseHead)
+                        ):
+                            budget = None
                     if isinstance(event, ExchangeError):
-                        outcome = _worse(outcome, _OUTCOME_OF_KIND[event.kind])
+                        event = clean(event)
+                    elif isinstance(event, RequestSent):
+                        event = dataclasses.replace(event, url=mask_url_query(event.url, ()))
+                    if judge is not None:
+                        judge.see(event)
                     yield event
+        if judge is not None and outcome is Outcome.OK:
+            for message in judge.verdict():
+                yield clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
     except UsageError as exc:
-        outcome = Outcome.USAGE_ERROR
-        yield ExchangeError(clock.now(), ErrorKind.USAGE, str(exc))
+        yield clean(ExchangeError(clock.now(), ErrorKind.USAGE, str(exc)))
     except asyncio.CancelledError:
         yield ExchangeEnd(clock.now(), Outcome.CANCELLED)
         raise
+    except Exception as exc:
+        log.debug("exchange failed", exc_info=True)
+        message = f"Unexpected {type(exc).__name__}: {exc}"
+        yield clean(ExchangeError(clock.now(), ErrorKind.TRANSPORT, message))
     yield ExchangeEnd(clock.now(), outcome)
+
+
+class _StreamJudge:
+    """Whether a stream that the server closed ended the way the protocol says it must."""
+
+    def __init__(self, version: ProtocolVersion) -> None:
+        self._linter = StreamLinter(version)
+        self._items = 0
+        self._body = False
+
+    def see(self, event: ExchangeEvent) -> None:
+        if isinstance(event, StreamItem):
+            self._items += 1
+            self._linter.feed(classify_item(event))
+        elif isinstance(event, ResponseBody):
+            self._body = True  # a JSON answer instead of a stream: judged like unary
+
+    def verdict(self) -> list[str]:
+        if self._body:
+            return []
+        if self._items == 0:
+            return ["The stream ended without any event"]
+        ending = self._linter.ending()
+        return [finding.message for finding in self._linter.finish(ending)]
 
 
 def _dispatch(

@@ -6,8 +6,11 @@ Data flows one way (DESIGN.md): UI state → :class:`A2ARequest` → protocol la
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.protocol.catalog import MethodSpec, TemplateContext
 from app.protocol.errors import UsageError
@@ -33,7 +36,8 @@ class A2ARequest:
         query: extra query parameters appended to the URL (e.g. an API key ``in: query``).
         tenant: the interface's tenant (1.0): a leading REST path segment, a ``tenant``
             field in gRPC and JSON-RPC params. Empty when the interface has none.
-        timeout: seconds allowed for connecting and for each read.
+        timeout: seconds to wait for the complete answer (unary) or for the stream to
+            start (streaming); see :func:`app.protocol.exchange.run`.
         max_response_bytes: a larger response body is cut off and reported as an error.
         rest_subscribe_verb: ``POST`` (spec prose, SDK clients) or ``GET`` (the proto's
             http rule) for ``SubscribeToTask`` / ``TaskSubscription`` over HTTP+JSON.
@@ -82,6 +86,8 @@ def parse_body(text: str) -> Any:
         raise UsageError(
             f"Request body is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
         ) from exc
+    except RecursionError:
+        raise UsageError("Request body is nested too deeply to parse") from None
 
 
 def header_value(headers: Headers, name: str) -> str | None:
@@ -91,3 +97,38 @@ def header_value(headers: Headers, name: str) -> str | None:
         if key.lower() == name.lower():
             found = value
     return found
+
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2 field-name
+
+
+def check_request(request: A2ARequest) -> None:
+    """Refuse a request that cannot go on the wire as described, before anything is sent.
+
+    Checks the timeout (a positive, finite number of seconds), header names (RFC 9110
+    tokens) and values (no CR, LF or NUL; ASCII only),
+    and the endpoint's port (1-65535). Messages never quote header values: they may be
+    credentials.
+
+    Raises:
+        UsageError: what is wrong, naming the header or field.
+    """
+    if not (math.isfinite(request.timeout) and request.timeout > 0):
+        raise UsageError("The timeout must be a positive number of seconds")
+    for name, value in request.headers:
+        if not _TOKEN.fullmatch(name):
+            raise UsageError(f"{name!r} is not a valid header name")
+        if any(c in value for c in "\r\n\0"):
+            raise UsageError(f"Header {name!r} contains a line break or NUL (value not shown)")
+        if not value.isascii():
+            # RFC 9110 tolerates ISO-8859-1 bytes, but httpx, gRPC and most servers take
+            # only ASCII; say so here rather than fail deep in a library.
+            raise UsageError(f"Header {name!r} has non-ASCII characters (value not shown)")
+    if request.binding is Binding.GRPC and request.query:
+        raise UsageError("gRPC has no query string: send the credential as metadata instead")
+    endpoint = request.endpoint.strip()
+    target = endpoint if "://" in endpoint else f"//{endpoint}"
+    try:
+        urlsplit(target).port  # noqa: B018 - raises for out-of-range ports
+    except ValueError as exc:
+        raise UsageError(f"The endpoint {request.endpoint!r} is not usable: {exc}") from None

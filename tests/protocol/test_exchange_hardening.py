@@ -1,0 +1,159 @@
+"""Bad input at the exchange boundary: clear errors, no tracebacks, no leaked credentials."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.protocol import exchange
+from app.protocol.events import ExchangeEnd, ExchangeError, Outcome
+from app.protocol.request import A2ARequest
+from app.protocol.types import Binding, ProtocolVersion
+from tests.helpers.bad_server import Canned, bad_server
+
+REPO = Path(__file__).resolve().parents[2]
+BODY = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {}})
+
+
+async def events_of(request: A2ARequest) -> list[Any]:
+    return [event async for event in exchange.run(request)]
+
+
+def errors(events: list[Any]) -> list[ExchangeError]:
+    return [e for e in events if isinstance(e, ExchangeError)]
+
+
+def end(events: list[Any]) -> ExchangeEnd:
+    assert isinstance(events[-1], ExchangeEnd)
+    return events[-1]
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"endpoint": "http://127.0.0.1:99999/"}, "not usable"),
+        ({"timeout": float("nan")}, "positive number of seconds"),
+        ({"timeout": -1.0}, "positive number of seconds"),
+        ({"headers": (("Authorization", "Bearer S3CRET\n"),)}, "line break"),
+        ({"headers": (("Authorization", "Bearer sécrét"),)}, "non-ASCII"),
+        ({"headers": (("Bad Name", "x"),)}, "not a valid header name"),
+        ({"body": "[" * 200_000}, "nested too deeply"),
+    ],
+)
+async def test_unsendable_requests_are_usage_errors_without_the_secret(
+    changes: dict[str, Any], needle: str
+) -> None:
+    fields: dict[str, Any] = {"endpoint": "http://127.0.0.1:9/", "method": "SendMessage"}
+    fields["body"] = BODY
+    fields.update(changes)
+    events = await events_of(A2ARequest(**fields))
+    (error,) = errors(events)
+    assert needle in error.message
+    assert "S3CRET" not in error.message and "sécrét" not in error.message
+    assert end(events).outcome is Outcome.USAGE_ERROR
+
+
+async def test_grpc_refuses_query_credentials() -> None:
+    request = A2ARequest(
+        "127.0.0.1:9", "GetTask", '{"id": "t"}', binding=Binding.GRPC, query=(("key", "v"),)
+    )
+    (error,) = errors(await events_of(request))
+    assert "gRPC has no query string" in error.message
+
+
+async def test_a_url_password_is_masked_in_events_and_errors() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    request = A2ARequest(f"http://alice:URLPASSWORD@127.0.0.1:{port}/", "SendMessage", BODY)
+    events = await events_of(request)
+    assert "URLPASSWORD" not in repr(events)
+    assert "alice:****@" in events[0].url
+
+
+@pytest.fixture
+def trickle_server() -> Iterator[str]:
+    """Answers 200 with a chunked body that never ends, one byte every 50 ms."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n"
+            )
+            try:
+                while not stop.is_set():
+                    conn.sendall(b"1\r\n \r\n")
+                    time.sleep(0.05)
+            except OSError:
+                pass
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/"
+    stop.set()
+    thread.join()
+    server.close()
+
+
+async def test_the_timeout_bounds_the_whole_answer(trickle_server: str) -> None:
+    started = time.perf_counter()
+    events = await events_of(A2ARequest(trickle_server, "SendMessage", BODY, timeout=1.0))
+    assert time.perf_counter() - started < 5
+    assert "No complete answer within 1 s" in errors(events)[-1].message
+    assert end(events).outcome is Outcome.TRANSPORT_ERROR
+
+
+def sse(*frames: dict[str, Any]) -> bytes:
+    return b"".join(b"data: " + json.dumps(f).encode() + b"\r\n\r\n" for f in frames)
+
+
+async def test_a_0_3_stream_ending_without_final_is_a_protocol_error() -> None:
+    update = {"kind": "status-update", "taskId": "t", "contextId": "c", "final": False,
+              "status": {"state": "working"}}  # fmt: skip
+    frames = [{"jsonrpc": "2.0", "id": None, "result": update}] * 2
+    canned = Canned(headers={"Content-Type": "text/event-stream"}, body=sse(*frames))
+    with bad_server(canned) as url:
+        events = await events_of(
+            A2ARequest(url, "message/stream", BODY, version=ProtocolVersion.V0_3)
+        )
+    assert any("final: true" in e.message for e in errors(events))
+    assert end(events).outcome is Outcome.PROTOCOL_ERROR
+
+
+async def test_an_empty_stream_is_a_protocol_error() -> None:
+    canned = Canned(headers={"Content-Type": "text/event-stream"}, body=b"")
+    with bad_server(canned) as url:
+        events = await events_of(A2ARequest(url, "SendStreamingMessage", BODY))
+    assert any("without any event" in e.message for e in errors(events))
+
+
+def test_cli_usage_errors_never_echo_credentials() -> None:
+    for args in (["--basic", "S3CRETnocolon"], ["--api-key", "S3CRETnoeq"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "app", "send", "http://127.0.0.1:9/", "--method",
+             "SendMessage", *args],
+            capture_output=True, text=True, cwd=REPO, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 3
+        assert "S3CRET" not in proc.stdout + proc.stderr
