@@ -10,7 +10,9 @@ Events are printed as by ``send``; with ``jsonl`` every record also carries
 
 Exit statuses (as ``send``): 0 every request succeeded, 1 an agent answered with an error,
 2 transport or protocol failure, 3 usage error (bad file, unknown operation, missing
-variable). With several operations the most serious status wins.
+variable, a scoped secret such as ``{{token.HOST-PORT}}`` used for another host or outside
+auth/headers/query — that operation sends nothing). With several operations the most
+serious status wins.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import AsyncExitStack, aclosing
 
@@ -34,7 +35,6 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.lifecycle import StreamLinter
 from app.protocol.request import A2ARequest, check_request
 from app.protocol.secrets import mask_url_query, redact, secret_values
 from app.protocol.stream_items import classify_item
@@ -152,17 +152,24 @@ async def run(
 
 
 class _StreamJudge:
-    """Whether a stream that the server closed ended the way the protocol says it must."""
+    """Whether a stream that the server closed ended the way the protocol says it must.
+
+    Only the last few items are kept and classified once, at the end: the timeline and the
+    CLI already classify every item, and a second pass per event would halve throughput.
+    """
+
+    _TAIL = 16
 
     def __init__(self, version: ProtocolVersion) -> None:
-        self._linter = StreamLinter(version)
+        self._version = version
         self._items = 0
         self._body = False
+        self._tail: deque[StreamItem] = deque(maxlen=self._TAIL)
 
     def see(self, event: ExchangeEvent) -> None:
         if isinstance(event, StreamItem):
             self._items += 1
-            self._linter.feed(classify_item(event))
+            self._tail.append(event)
         elif isinstance(event, ResponseBody):
             self._body = True  # a JSON answer instead of a stream: judged like unary
 
@@ -171,8 +178,16 @@ class _StreamJudge:
             return []
         if self._items == 0:
             return ["The stream ended without any event"]
-        ending = self._linter.ending()
-        return [finding.message for finding in self._linter.finish(ending)]
+        for item in reversed(self._tail):
+            info = classify_item(item)
+            if info.state is None:
+                continue
+            if self._version is ProtocolVersion.V0_3 and info.final is not True:
+                return ["The 0.3 stream ended without a final: true event"]
+            if self._version is ProtocolVersion.V1_0 and info.state.active:
+                return [f"The server closed the stream while the task was still {info.state.value}"]
+            return []
+        return []
 
 
 def _dispatch(

@@ -64,6 +64,22 @@ class StreamLinter:
 
     def feed(self, info: ItemInfo) -> list[Finding]:
         """Check one item; returns the findings for its row (often none)."""
+        state = info.state
+        if (
+            info.kind is ItemKind.STATUS_UPDATE
+            and self._terminal is None
+            and not self.saw_final
+            and not info.final
+            and info.task_id == self.task_id
+            and info.context_id == self.context_id
+            and (state is None or not state.terminal)
+        ):
+            # The bulk of a long stream: progress in an active state, same ids. Nothing to
+            # report (the checks below would find nothing); only the state is remembered.
+            self.saw_task_event = True
+            if state is not None and state is not TaskState.UNSPECIFIED:
+                self.state = state
+            return []
         if info.kind in (ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END):
             return []
         findings: list[Finding] = []
@@ -74,7 +90,6 @@ class StreamLinter:
                 findings.append(self._after_end_finding(info))
             return findings
         self.saw_task_event = True
-        state = info.state
         if self._terminal is not None:
             resent_snapshot = info.kind is ItemKind.TASK and state is self._terminal
             if (

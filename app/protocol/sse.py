@@ -115,6 +115,8 @@ class SseDecoder:
         """Consume ``chunk``; return the frames it completed, in order."""
         if not chunk:
             return []
+        if type(chunk) is not bytes:
+            chunk = bytes(chunk)  # frames are sliced out of it: they must be bytes
         if not self._started:
             pending = bytes(self._buf) + chunk
             if len(pending) < len(_BOM) and _BOM.startswith(pending):
@@ -127,29 +129,55 @@ class SseDecoder:
                 pending = pending[len(_BOM) :]
             chunk = pending
         out: list[SseEvent] = []
+        raw = self._raw  # the current frame's bytes that come before chunk[seg]
+        seg = 0
         pos = 0
         if self._skip_lf:
             self._skip_lf = False
             if chunk[:1] == b"\n":
-                self._raw += b"\n"
-                pos = 1
-        for match in _LINE_END.finditer(chunk, pos):
-            start, end = match.span()
+                pos = 1  # the LF of a CRLF split across chunks: part of the last line end
+        if not chunk:
+            return out  # only a BOM so far
+        # The lines of this chunk and where each one's line end ends.
+        lines: list[tuple[bytes, int]] = []
+        if chunk.count(b"\r") == chunk.count(b"\r\n") and chunk[-1] != 13:
+            # Only LF and CRLF line ends (the usual case): split in C.
+            end = pos
+            for part in (chunk[pos:] if pos else chunk).split(b"\n")[:-1]:
+                end += len(part) + 1
+                lines.append((part[:-1] if part[-1:] == b"\r" else part, end))
+        else:
+            begin = pos
+            for match in _LINE_END.finditer(chunk, pos):
+                start, end = match.span()
+                lines.append((chunk[begin:start], end))
+                begin = end
+        # A frame that lies within this chunk is sliced out of it in one piece
+        # (chunk[seg:end]); bytes are copied into `raw` only for frames that span chunks.
+        for line, end in lines:
             if self._buf:
-                self._buf += chunk[pos:start]
-                line = bytes(self._buf)
+                line = bytes(self._buf) + line
+                raw += self._buf
                 self._buf.clear()
-            else:
-                line = chunk[pos:start]
-            self._raw += line
-            self._raw += chunk[start:end]
-            if end == len(chunk) and chunk[start:end] == b"\r":
-                self._skip_lf = True
             pos = end
-            event = self._line(line)
-            if event is not None:
-                out.append(event)
-        if pos < len(chunk):
+            if line:
+                self._line(line)
+            elif self._has_lines:
+                if raw:
+                    raw += chunk[seg:end]
+                    frame = bytes(raw)
+                    raw.clear()
+                else:
+                    frame = chunk[seg:end]
+                seg = end
+                out.append(self._dispatch(frame, complete=True))
+            # else: extra blank lines, kept in raw of the next frame
+        size = len(chunk)
+        if pos == size and size and chunk[-1] == 13:
+            self._skip_lf = True  # ended in CR: an LF next belongs to this line end
+        if seg < pos:
+            raw += chunk[seg:pos]
+        if pos < size:
             self._buf += chunk[pos:]
         return out
 
@@ -164,20 +192,26 @@ class SseDecoder:
             self._line(line)
         if not self._has_lines:
             return []
-        event = self._dispatch(complete=False)
+        event = self._dispatch(bytes(self._raw), complete=False)
+        self._raw.clear()
         return [event]
 
-    def _line(self, line: bytes) -> SseEvent | None:
-        if not line:
-            if not self._has_lines:
-                return None  # extra blank lines: kept in raw of the next frame
-            return self._dispatch(complete=True)
+    def _line(self, line: bytes) -> None:
+        """One non-empty line of the current frame."""
         self._has_lines = True
+        if line[:5] == b"data:":
+            # The usual line, without decoding the field name (ASCII: the same text).
+            data = (line[6:] if line[5:6] == b" " else line[5:]).decode("utf-8", "replace")
+            if self._data is None:
+                self._data = [data]
+            else:
+                self._data.append(data)
+            return
         text = line.decode("utf-8", "replace")
         if text[0] == ":":
             comment = text[1:]
             self._comments.append(comment[1:] if comment.startswith(" ") else comment)
-            return None
+            return
         name, colon, value = text.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
@@ -194,19 +228,18 @@ class SseDecoder:
                 self._last_id = value
         elif name == "retry" and value.isascii() and value.isdigit():
             self._retry = int(value)
-        return None
 
-    def _dispatch(self, *, complete: bool) -> SseEvent:
+    def _dispatch(self, raw: bytes, *, complete: bool) -> SseEvent:
+        data = self._data
         event = SseEvent(
-            raw=bytes(self._raw),
-            data="\n".join(self._data) if self._data is not None else None,
-            event=self._event,
-            id=self._id,
-            last_event_id=self._last_id,
-            retry=self._retry,
-            comments=tuple(self._comments),
-            complete=complete,
+            raw,
+            None if data is None else data[0] if len(data) == 1 else "\n".join(data),
+            self._event,
+            self._id,
+            self._last_id,
+            self._retry,
+            tuple(self._comments) if self._comments else (),
+            complete,
         )
-        self._raw.clear()
         self._reset_frame()
         return event

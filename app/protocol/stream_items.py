@@ -17,9 +17,8 @@ Task states are normalised to :class:`TaskState` whatever their spelling: 1.0
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.protocol.events import NOT_JSON, StreamItem
 
@@ -114,14 +113,18 @@ def _normalize_text(value: str) -> TaskState | None:
         return None
 
 
+_STATE_TEXT = {state: state.value for state in TaskState}
 _STATE_SPELLINGS: dict[str, TaskState | None] = {}
 """Spellings seen so far (bounded: a peer may send anything as a state)."""
 _STATE_SPELLINGS_MAX = 256
 
 
-@dataclass(frozen=True, slots=True)
-class ItemInfo:
+class ItemInfo(NamedTuple):
     """What one stream item says, as shown in a timeline row and the CLI ``item`` record.
+
+    Immutable like the frozen dataclasses elsewhere, but a named tuple: one is made for
+    every event of a stream on the GUI thread, and a frozen dataclass with twelve fields
+    costs five times as much to build.
 
     Attributes:
         kind: what the item is.
@@ -154,6 +157,16 @@ _SUMMARY_CHARS = 160
 
 def classify_item(item: StreamItem) -> ItemInfo:
     """Classify one :class:`StreamItem` (SSE frame or gRPC message)."""
+    value = item.json
+    if type(value) is dict and "jsonrpc" in value and "error" not in value:
+        # The usual JSON-RPC stream item, `{"jsonrpc", "id", "result": {"statusUpdate": …}}`,
+        # straight to its wrapper (classify_json would come to the same answer).
+        result = value.get("result")
+        if type(result) is dict and len(result) == 1 and item.sse_event != "error":
+            ((key, inner),) = result.items()
+            build = _WRAPPERS.get(key)
+            if build is not None and type(inner) is dict:
+                return build(inner)
     if item.json is NOT_JSON:
         if not item.json_error:
             # A frame without data: a keep-alive comment, or only event/id/retry fields.
@@ -253,24 +266,31 @@ def _message_info(message: dict[str, Any]) -> ItemInfo:
 
 
 def _status_info(event: dict[str, Any]) -> ItemInfo:
-    status = _dict(event.get("status"))
+    # The most frequent item of a long stream (progress updates): kept lean.
+    status = event.get("status")
+    if not isinstance(status, dict):
+        status = {}
     raw_state = status.get("state", "")
     state = normalize_state(raw_state)
     text = _message_text(status.get("message"))
-    final = event.get("final") if isinstance(event.get("final"), bool) else None
-    summary = state.value if state else str(raw_state or "?")
+    final = event.get("final")
+    if not isinstance(final, bool):
+        final = None
+    summary = _STATE_TEXT[state] if state else str(raw_state or "?")
     if text:
-        summary += f" · {text}"
+        summary = f"{summary} · {text}"
     if final:
         summary += " · final"
+    task_id = event.get("taskId")
+    context_id = event.get("contextId")
     return ItemInfo(
         ItemKind.STATUS_UPDATE,
-        task_id=_str(event.get("taskId")),
-        context_id=_str(event.get("contextId")),
-        state=state,
-        raw_state=str(raw_state),
-        final=final,
-        summary=_one_line(summary),
+        task_id if isinstance(task_id, str) else "",
+        context_id if isinstance(context_id, str) else "",
+        state,
+        raw_state if isinstance(raw_state, str) else str(raw_state),
+        final,
+        _one_line(summary),
     )
 
 
@@ -338,8 +358,13 @@ def _message_text(message: Any) -> str:
 
 
 def _parts_text(parts: Any) -> str:
-    if not isinstance(parts, list):
+    if not isinstance(parts, list) or not parts:
         return ""
+    first = parts[0]
+    if isinstance(first, dict):
+        text = first.get("text")
+        if isinstance(text, str):
+            return text  # the usual case: the first part is text
     for part in parts:
         if isinstance(part, dict) and isinstance(part.get("text"), str):
             return part["text"]
@@ -378,5 +403,15 @@ def _json_snippet(value: Any) -> str:
 
 
 def _one_line(text: str) -> str:
+    if (
+        len(text) <= _SUMMARY_CHARS
+        and text.isprintable()
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+    ):
+        # Already one line (printable: no newline, tab or other whitespace split() would
+        # fold), no runs of spaces and nothing to trim: what split/join would give back.
+        return text
     line = " ".join(text.split())
     return line if len(line) <= _SUMMARY_CHARS else line[: _SUMMARY_CHARS - 1] + "…"

@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,12 +142,27 @@ class SpecDocument:
 
     def operations(self) -> list[SavedOperation]:
         """Every valid A2A operation, in file order (``problems`` lists the invalid ones)."""
-        return self._scan()[0]
+        return self._scan(locate_problems=False)[0]
 
-    def _scan(self) -> tuple[list[SavedOperation], list[Problem]]:
+    def _scan(self, *, locate_problems: bool = True) -> tuple[list[SavedOperation], list[Problem]]:
         found: list[SavedOperation] = []
-        problems: list[Problem] = []
+        problems: list[tuple[str, str]] = []  # (JSON path, message)
+        seen: dict[str, OperationRef] = {}
         for ref, op in self._iter_operations():
+            op_id = op.get("operationId")
+            if isinstance(op_id, str | int | float) and not isinstance(op_id, bool):
+                first = seen.setdefault(str(op_id), ref)
+                if first != ref:
+                    # OpenAPI requires unique operationIds; `run --operation` and the spec
+                    # tree find operations by it. The first one wins; this one is skipped.
+                    problems.append(
+                        (
+                            f"{ref.json_path}.operationId",
+                            f"duplicate operationId {str(op_id)!r} (first used at "
+                            f"{first.json_path}); this operation is skipped",
+                        )
+                    )
+                    continue
             if X_A2A not in op:
                 continue
             json_path = f"{ref.json_path}.{X_A2A}"
@@ -161,10 +176,14 @@ class SpecDocument:
                     tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
                 )
             except XA2AError as exc:
-                problems.append(Problem(self._place(exc.path), exc.message))
+                problems.append((exc.path, exc.message))
                 continue
             found.append(SavedOperation(ref, request))
-        return found, problems
+        paths = [place for place, _ in problems]
+        places = self._places(paths) if locate_problems else paths
+        return found, [
+            Problem(place, msg) for place, (_, msg) in zip(places, problems, strict=True)
+        ]
 
     def _iter_operations(self) -> Iterator[tuple[OperationRef, dict[str, Any]]]:
         paths = self.data.get("paths")
@@ -184,9 +203,14 @@ class SpecDocument:
                 return op
         return None
 
-    def _place(self, json_path: str) -> str:
-        line = locate(self.source_text, json_path) if self.fmt == "yaml" else None
-        return f"{json_path} (line {line})" if line else json_path
+    def _places(self, json_paths: list[str]) -> list[str]:
+        """Each JSON path with its YAML line appended, when found (one compose for all)."""
+        tree = _compose(self.source_text) if self.fmt == "yaml" and json_paths else None
+        out = []
+        for json_path in json_paths:
+            line = locate_in(tree, json_path)
+            out.append(f"{json_path} (line {line})" if line else json_path)
+        return out
 
     # --- editing ---------------------------------------------------------------------
 
@@ -350,19 +374,11 @@ def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDo
             raise SpecError(
                 f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}"
             ) from exc
+        except RecursionError as exc:
+            raise SpecError(f"{name}: JSON nested too deeply to open") from exc
         fmt = "json"
     else:
-        try:
-            data = yaml.load(text, Loader=_Loader)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            problem = exc.problem or exc.context or "syntax error"
-            raise SpecError(f"{name}: invalid YAML{where}: {problem}") from exc
-        except yaml.YAMLError as exc:
-            raise SpecError(f"{name}: invalid YAML: {exc}") from exc
-        if _may_alias(text):
-            data = _unshare(data)
+        data = _load_yaml(text, name)
         fmt = "yaml"
     if not isinstance(data, dict):
         raise SpecError(f"{name}: not an OpenAPI document (the top level is not an object)")
@@ -396,8 +412,114 @@ def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDo
     return doc
 
 
+def _load_yaml(text: str, name: str) -> Any:
+    """Parse YAML text; aliases are expanded into independent copies, within limits.
+
+    The node graph is composed first (aliases are shared nodes there) and measured with
+    :func:`check_alias_expansion` before anything is copied, so a "billion laughs"
+    document is refused in milliseconds instead of eating memory.
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        shared = _may_alias(text)
+        if shared:
+            check_alias_expansion(node, name)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = exc.problem or exc.context or "syntax error"
+        raise SpecError(f"{name}: invalid YAML{where}: {problem}") from exc
+    except yaml.YAMLError as exc:
+        raise SpecError(f"{name}: invalid YAML: {exc}") from exc
+    finally:
+        loader.dispose()
+    return _unshare(data) if shared else data
+
+
 def _may_alias(text: str) -> bool:
     return bool(re.search(r"(^|[\s\[{,:-])[&*][^\s]", text))
+
+
+# Limits on what YAML aliases may add when they are expanded into copies (see
+# check_alias_expansion). Hand-written anchors (shared defaults, a reused example or
+# schema) stay far below them; "billion laughs" documents go far above.
+ALIAS_GROWTH_PER_NODE = 50
+"""Aliases may add at most this many nodes per node written in the file…"""
+ALIAS_GROWTH_MIN = 1_000_000
+"""…but always at least this many…"""
+ALIAS_GROWTH_MAX = 5_000_000
+"""…and never more than this many."""
+MAX_EXPANDED_DEPTH = 400
+"""Nesting depth of the expanded document (aliases inside aliases can deepen it)."""
+
+
+def check_alias_expansion(root: yaml.Node, name: str = "<text>") -> tuple[int, int]:
+    """Measure the document ``root`` would become once every alias is copied, without
+    copying anything: each node's expanded size and depth are computed once (memoized)
+    over the composed node graph, where an alias is the anchored node itself.
+
+    Returns:
+        ``(written, expanded)`` node counts.
+
+    Raises:
+        SpecError: a recursive alias (a node that contains itself), aliases adding more
+            than ``min(ALIAS_GROWTH_MAX, max(ALIAS_GROWTH_MIN, ALIAS_GROWTH_PER_NODE ×
+            written))`` nodes, or an expanded depth above ``MAX_EXPANDED_DEPTH``.
+    """
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    # Iterative post-order walk: (node, children already pushed?).
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            kids = _children(node)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
+            on_path.discard(key)
+            continue
+        if key in size:
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        for kid in _children(node):
+            kid_key = id(kid)
+            if kid_key in on_path:  # an alias inside the node it refers to
+                line = kid.start_mark.line + 1 if kid.start_mark else "?"
+                raise SpecError(
+                    f"{name}: the YAML anchor at line {line} is aliased inside itself "
+                    "(a recursive structure cannot be opened)"
+                )
+            if kid_key not in size:
+                stack.append((kid, False))
+    written, expanded = len(size), size[id(root)]
+    allowed = min(ALIAS_GROWTH_MAX, max(ALIAS_GROWTH_MIN, ALIAS_GROWTH_PER_NODE * written))
+    if expanded - written > allowed:
+        raise SpecError(
+            f"{name}: YAML aliases would expand the document's {written:,} nodes to "
+            f"{expanded:,} (more than {allowed:,} added); refusing to open it "
+            '(a "billion laughs" document?)'
+        )
+    if depth[id(root)] > MAX_EXPANDED_DEPTH:
+        raise SpecError(
+            f"{name}: YAML aliases nest the document {depth[id(root)]:,} levels deep "
+            f"(at most {MAX_EXPANDED_DEPTH}); refusing to open it"
+        )
+    return written, expanded
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
 
 
 def _unshare(node: Any) -> Any:
@@ -414,10 +536,19 @@ def locate(text: str, json_path: str) -> int | None:
 
     Composes the YAML node tree only when asked, so loading stays fast.
     """
+    return locate_in(_compose(text), json_path)
+
+
+def _compose(text: str) -> yaml.Node | None:
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node: yaml.Node | None = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError:
         return None
+    return node
+
+
+def locate_in(node: yaml.Node | None, json_path: str) -> int | None:
+    """:func:`locate` in an already composed YAML node tree."""
     keys = _split_path(json_path)
     line = None
     for key in keys:
@@ -471,19 +602,41 @@ def dumps(data: Any, fmt: str = "yaml") -> str:
     return text
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write ``text`` to ``path`` through a temp file in the same directory and
-    ``os.replace``; on any failure the previous file is left as it was."""
+    ``os.replace``; on any failure the previous file is left as it was.
+
+    The temp file is created with mode 0600 (``os.open``, ``O_EXCL``) and gets its final
+    mode before any byte is written: ``mode`` when given (``0o600`` for secrets), else the
+    old file's mode, else 0644.
+    """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp_name = str(directory / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp_name, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 100 collisions of 48 random bits
+        raise FileExistsError(f"no free temp file name next to {path}")
     try:
+        with contextlib.suppress(OSError):
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)
+            else:  # pragma: no cover - Windows before Python 3.13
+                os.chmod(tmp_name, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp_name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(OSError):

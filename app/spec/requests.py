@@ -6,6 +6,7 @@ layer's :class:`~app.protocol.auth.AuthConfig` into the file's :class:`SavedAuth
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from app.protocol.auth import (
@@ -18,8 +19,14 @@ from app.protocol.auth import (
 )
 from app.protocol.errors import UsageError
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
-from app.spec.variables import Resolver
-from app.spec.xa2a import SavedAuth, SavedRequest
+from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
+from app.spec.xa2a import (
+    SavedAuth,
+    SavedRequest,
+    endpoint_host,
+    secret_scope,
+    split_endpoint,
+)
 
 
 def auth_to_saved(auth: AuthConfig) -> SavedAuth:
@@ -67,20 +74,51 @@ class Sendable:
     secret_query: tuple[str, ...]
 
 
-def to_a2a_request(saved: SavedRequest, resolver: Resolver | None) -> Sendable:
+def to_a2a_request(
+    saved: SavedRequest, resolver: Resolver | None, *, check_scopes: bool = True
+) -> Sendable:
     """Resolve ``saved``'s variables (when ``resolver`` is given) and build the request.
+
+    Scoped variables (``{{token.HOST-PORT}}``, see :func:`app.spec.xa2a.secret_scope`) are
+    credentials of one host. They resolve only when the request goes to that host — the
+    scope of the *resolved* endpoint — and only where a credential may go: ``auth``,
+    ``headers``, ``query``, and the endpoint's user info or query string. Anywhere else
+    (another host, the body, the tenant, the endpoint's host) is a :class:`ScopeError`,
+    raised before any value is looked up. ``check_scopes=False`` is for code snippets,
+    whose resolver never yields secret values.
 
     Raises:
         UsageError: an unresolvable ``{{variable}}`` (the message names it and where it is
             used), or auth that cannot be encoded.
+        ScopeError: a scoped variable used for another host or in the wrong place (a
+            :class:`UsageError`, so callers need no extra handling).
     """
 
     def sub(text: str, where: str) -> str:
         return resolver.substitute(text, where) if resolver else text
 
     op = saved.operation_id or saved.name
+    where_endpoint = f"{op}: x-a2a.endpoint"
+    if resolver is not None and check_scopes:
+        # Every check runs before a scoped variable is even looked up.
+        checker = _ScopeCheck(op)
+        checker.endpoint_places(saved.endpoint)
+        checker.set_target(sub(_blank_scoped(saved.endpoint), where_endpoint))
+        checker.here(saved.endpoint, "x-a2a.endpoint")
+        for key, value in saved.auth.params:
+            checker.here(value, f"x-a2a.auth.{key}")
+        for name, value in saved.headers:
+            checker.here(value, f"x-a2a.headers.{name}")
+        for name, value in saved.query:
+            checker.here(value, f"x-a2a.query.{name}")
+        checker.nowhere(saved.body, "x-a2a.example")
+        checker.nowhere(saved.tenant, "x-a2a.tenant")
+        endpoint = sub(saved.endpoint, where_endpoint)
+        checker.same_target(endpoint)
+    else:
+        endpoint = sub(saved.endpoint, where_endpoint)
     request = A2ARequest(
-        endpoint=sub(saved.endpoint, f"{op}: x-a2a.endpoint"),
+        endpoint=endpoint,
         method=saved.method,
         body=sub(saved.body, f"{op}: x-a2a.example"),
         version=saved.version,
@@ -92,4 +130,113 @@ def to_a2a_request(saved: SavedRequest, resolver: Resolver | None) -> Sendable:
     )
     auth = saved_to_auth(saved.auth, resolver)
     sendable = apply_auth(request, auth, saved.extensions)
-    return Sendable(sendable, secret_header_names(auth), secret_query_names(auth))
+    # Mask what carried a scoped secret too (e.g. X-Auth-Token: {{xAuthToken.host}}).
+    extra_headers = tuple(n for n, v in saved.headers if _has_scoped(v))
+    extra_query = tuple(n for n, v in saved.query if _has_scoped(v))
+    return Sendable(
+        sendable,
+        tuple(dict.fromkeys((*secret_header_names(auth), *extra_headers))),
+        tuple(dict.fromkeys((*secret_query_names(auth), *extra_query))),
+    )
+
+
+def _blank_scoped(text: str) -> str:
+    return VARIABLE.sub(lambda m: "" if split_scope(m.group(1))[1] else m.group(0), text)
+
+
+def _display_host(endpoint: str) -> str:
+    """``host:port`` of ``endpoint`` for messages (never its user info)."""
+    target = endpoint_host(endpoint)
+    if target is None:
+        return repr(split_endpoint(endpoint.strip())[2] or endpoint.strip())
+    return target[0] if target[1] is None else f"{target[0]}:{target[1]}"
+
+
+def _has_scoped(text: str) -> bool:
+    return any(split_scope(name)[1] for name in references(text))
+
+
+def _scoped_names(text: str) -> list[str]:
+    return [name for name in references(text) if split_scope(name)[1]]
+
+
+def target_scope(endpoint: str) -> str:
+    """The scope secrets may be sent under for a request to the resolved ``endpoint``.
+
+    :func:`secret_scope`, except ``""`` (no scoped secret at all) when the host needed
+    rewriting to become a scope (``my_host`` and ``my-host`` would share one) — only
+    letters, digits, dots and hyphens, or an IPv6 literal, name one host unambiguously.
+    """
+    scope = secret_scope(endpoint)
+    target = endpoint_host(endpoint)
+    if not scope or target is None:
+        return ""
+    host = target[0]
+    if re.fullmatch(r"[A-Za-z0-9.-]+", host) or (
+        ":" in host and re.fullmatch(r"[0-9a-f:.]+", host)
+    ):
+        return scope
+    return ""
+
+
+class _ScopeCheck:
+    """Checks where scoped variables are used, for one request (see to_a2a_request)."""
+
+    def __init__(self, op: str) -> None:
+        self.op = op
+        self.scope = ""
+        self.host = ""
+
+    def _error(self, name: str, where: str, reason: str) -> ScopeError:
+        return ScopeError(
+            f"{self.op}: {{{{{name}}}}} (used in {where}) is a credential of "
+            f"{split_scope(name)[1]}; {reason}. Nothing was sent."
+        )
+
+    def endpoint_places(self, endpoint: str) -> None:
+        """Scoped variables may sit in the endpoint's user info or query only."""
+        prefix, _, hostport, rest = split_endpoint(endpoint)
+        names = _scoped_names(prefix + hostport)
+        if names:
+            raise self._error(
+                names[0], "x-a2a.endpoint", "it cannot choose the host a request goes to"
+            )
+        path, _, fragment = rest.partition("#")
+        names = _scoped_names(path.partition("?")[0] + "#" + fragment)
+        if names:
+            raise self._error(names[0], "x-a2a.endpoint", "only its user info or query may hold it")
+
+    def set_target(self, endpoint: str) -> None:
+        """The resolved endpoint (scoped variables left out) fixes the allowed scope."""
+        self.scope = target_scope(endpoint)
+        self.host = _display_host(endpoint)
+
+    def same_target(self, endpoint: str) -> None:
+        """The fully resolved endpoint must still go to the checked host."""
+        if target_scope(endpoint) != self.scope:
+            raise ScopeError(
+                f"{self.op}: x-a2a.endpoint resolves to {_display_host(endpoint)}, not "
+                f"{self.host}, once its secrets are filled in. Nothing was sent."
+            )
+
+    def here(self, text: str, where: str) -> None:
+        """Scoped variables in ``text`` must belong to the request's host."""
+        for name in _scoped_names(text):
+            if split_scope(name)[1] != self.scope:
+                theirs = f"scope {self.scope}" if self.scope else "no scope for secrets"
+                raise self._error(
+                    name,
+                    where,
+                    f"this request goes to {self.host} ({theirs}), another host",
+                )
+
+    def nowhere(self, text: str, where: str) -> None:
+        """No scoped variable may appear in ``text`` (it is not a credential's place)."""
+        names = _scoped_names(text)
+        if names:
+            raise self._error(
+                names[0],
+                where,
+                f"credentials go only in auth, headers and query (this request goes to "
+                f"{self.host})",
+            )

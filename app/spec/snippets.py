@@ -19,7 +19,7 @@ from app.protocol.catalog import find_method, grpc_method
 from app.protocol.transports.http import HttpCall
 from app.protocol.types import Binding
 from app.spec.requests import to_a2a_request
-from app.spec.variables import VARIABLE, Resolver, env_name
+from app.spec.variables import VARIABLE, Resolver, env_name, references
 from app.spec.xa2a import SavedRequest
 
 # Placeholders survive URL building and JSON encoding; they become shell/Python variables.
@@ -36,9 +36,15 @@ class _MarkingResolver(Resolver):
         return f"{_MARK}_{env_name(name)}_{_MARK}"
 
 
+def _host_known(saved: SavedRequest, values: Mapping[str, str]) -> bool:
+    """Whether the endpoint's host is known here, so scoped secrets can be checked
+    against it. (A snippet never holds a secret value: those become ``$A2A_WB_…``.)"""
+    return all(name in values for name in references(saved.endpoint))
+
+
 def _prepare(saved: SavedRequest, values: Mapping[str, str]) -> tuple[HttpCall | None, str]:
     resolver = _MarkingResolver(dict(values), environ={}, use_keyring=False)
-    request = to_a2a_request(saved, resolver).request
+    request = to_a2a_request(saved, resolver, check_scopes=_host_known(saved, values)).request
     if request.binding is Binding.JSONRPC:
         from app.protocol.transports import jsonrpc
 
@@ -138,7 +144,7 @@ def grpcurl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str
     from app.protocol.transports import grpc as grpc_transport
 
     resolver = _MarkingResolver(dict(values or {}), environ={}, use_keyring=False)
-    request = to_a2a_request(saved, resolver).request
+    request = to_a2a_request(saved, resolver, check_scopes=_host_known(saved, values or {})).request
     spec = find_method(saved.version, saved.method)
     rpc = grpc_method(spec) if spec else None
     if rpc is None:

@@ -7,6 +7,11 @@ reference resolves, first match wins, from:
 2. the environment variable ``A2A_WB_<NAME>`` (upper case, non-alphanumerics as ``_``),
 3. the OS keyring (service ``a2a-workbench``, user name = the variable name),
 4. the fallback secrets file (used only when no keyring backend exists).
+
+A name with a dot is *scoped*: ``token.agent.example.com-8443`` is the ``token`` of the
+agent at ``agent.example.com:8443`` (see :func:`app.spec.xa2a.secret_scope`). Scoped
+variables are credentials tied to one host: :func:`app.spec.requests.to_a2a_request`
+resolves them only for a request that goes to that host (:class:`ScopeError` otherwise).
 """
 
 from __future__ import annotations
@@ -23,6 +28,47 @@ from app.protocol.errors import UsageError
 
 KEYRING_SERVICE = "a2a-workbench"
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
+
+
+class ScopeError(UsageError):
+    """A scoped ``{{name.scope}}`` variable used for another host or outside the places a
+    credential may go; nothing was sent."""
+
+
+def split_scope(name: str) -> tuple[str, str]:
+    """``token.127.0.0.1-8000`` → ``("token", "127.0.0.1-8000")``; ``baseUrl`` →
+    ``("baseUrl", "")``. Every name with a dot is scoped."""
+    base, _, scope = name.partition(".")
+    return base, scope
+
+
+_ENV_SAFE_SCOPED = re.compile(r"[A-Za-z0-9]+\.(?P<host>[a-z0-9.]+?)(?:-[0-9]+)?")
+_IPV4 = re.compile(
+    r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
+)
+
+
+def env_allowed(name: str) -> bool:
+    """Whether ``name`` may come from the environment.
+
+    :func:`env_name` folds ``.``, ``-`` and ``_`` into ``_``, so different scoped names can
+    share one environment variable: ``token.agent.example.com-8443`` and
+    ``token.agent-example.com-8443`` (another host!) both read
+    ``A2A_WB_TOKEN_AGENT_EXAMPLE_COM_8443``. A scoped name is read from the environment
+    only when no other scope maps there: a letters-and-digits base, a host of lower-case
+    letters, digits and dots (no ``-``) whose last label is not a number unless the host is
+    an IPv4 address, and an optional ``-PORT``. Other scoped names need ``--var`` or the
+    keyring. Unscoped names are always allowed.
+    """
+    if not split_scope(name)[1]:
+        return True
+    match = _ENV_SAFE_SCOPED.fullmatch(name)
+    if match is None:
+        return False
+    host = match.group("host")
+    if ".." in host or host.startswith(".") or host.endswith("."):
+        return False
+    return not host.rsplit(".", 1)[-1].isdigit() or bool(_IPV4.fullmatch(host))
 
 
 def env_name(name: str) -> str:
@@ -101,8 +147,8 @@ class SecretStore:
             from app.spec.document import atomic_write
 
             self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.fallback_path, json.dumps(data, indent=2) + "\n")
-            os.chmod(self.fallback_path, 0o600)
+            # Created 0600 before the first byte is written: never readable by others.
+            atomic_write(self.fallback_path, json.dumps(data, indent=2) + "\n", mode=0o600)
             self.last_message = (
                 f"No OS keyring available: {{{{{name}}}}} stored in {self.fallback_path} "
                 "(readable only by you)"
@@ -139,7 +185,7 @@ class Resolver:
         if name in self.values:
             return self.values[name]
         env = env_name(name)
-        if env in self.environ:
+        if env in self.environ and env_allowed(name):
             return self.environ[env]
         if name in self._cache:
             return self._cache[name]
@@ -181,6 +227,12 @@ class Resolver:
             if self.keyring_problem
             else f", --var {name}=VALUE, or the OS keyring (service {KEYRING_SERVICE!r})"
         )
+        if not env_allowed(name):
+            return (
+                f"Variable {{{{{name}}}}}{place} has no value: pass --var {name}=VALUE or "
+                f"store it in the OS keyring (service {KEYRING_SERVICE!r}); {env_name(name)} "
+                "is not read for it, since another host's secret could share that name"
+            )
         return f"Variable {{{{{name}}}}}{place} has no value: set {env_name(name)}{tail}"
 
     def missing(self, texts: Iterable[str]) -> list[str]:

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
@@ -39,6 +39,8 @@ X_A2A = "x-a2a"
 X_PROTOCOL = "x-protocol"
 AUTH_KINDS = ("none", "bearer", "basic", "api_key")
 API_KEY_LOCATIONS = ("header", "query", "cookie")
+MAX_TIMEOUT_S = 86_400.0
+"""The largest ``timeout`` accepted (one day)."""
 # Auth fields that hold a credential: in the file they must be a {{variable}} reference.
 SECRET_AUTH_FIELDS = {"bearer": ("token",), "basic": ("password",), "api_key": ("value",)}
 SENSITIVE_HEADER_NAMES = frozenset(
@@ -119,21 +121,51 @@ def variable_name_for(*parts: str) -> str:
     return name if name[0].isalpha() else "v" + name
 
 
+def split_endpoint(endpoint: str) -> tuple[str, str, str, str]:
+    """``http://u:p@host:80/a?b#c`` → ``("http://", "u:p@", "host:80", "/a?b#c")``.
+
+    The authority ends at the first ``/``, ``?`` or ``#``; the user info is what comes
+    before its last ``@`` (as :func:`urllib.parse.urlsplit` and httpx read it). An
+    endpoint without ``://`` (a gRPC ``host:port``) has an empty scheme part.
+    """
+    scheme, sep, after = endpoint.partition("://")
+    prefix = scheme + sep if sep else ""
+    if not sep:
+        after = endpoint
+    authority = re.match(r"[^/?#]*", after).group(0)  # type: ignore[union-attr]
+    userinfo, at, hostport = authority.rpartition("@")
+    return prefix, userinfo + at, hostport, after[len(authority) :]
+
+
+def endpoint_host(endpoint: str) -> tuple[str, int | None] | None:
+    """The host (lower case, as urlsplit reads it) and port of ``endpoint``; None when it
+    has none, or when its scheme or host:port holds a ``{{variable}}``."""
+    if not endpoint:
+        return None
+    prefix, _, hostport, _ = split_endpoint(endpoint.strip())
+    if _HAS_VARIABLE.search(prefix + hostport):
+        return None
+    try:
+        parts = urlsplit((prefix or "//") + hostport)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return None
+    return (host, port) if host else None
+
+
 def secret_scope(endpoint: str) -> str:
     """The part of a secret's variable name that ties it to one agent: ``host-port``.
 
     Credentials are sent only to the endpoint they were configured for, so two agents'
-    tokens must not share a variable (and a keyring entry). An endpoint that is itself a
-    ``{{variable}}`` has no fixed host: its secrets keep the plain name.
+    tokens must not share a variable (and a keyring entry). An endpoint whose host is
+    itself a ``{{variable}}`` has no fixed host: its secrets keep the plain name.
+    Variables in the user info, path or query do not change the host.
     """
-    if not endpoint or _HAS_VARIABLE.search(endpoint):
+    target = endpoint_host(endpoint)
+    if target is None:
         return ""
-    target = endpoint if "://" in endpoint else f"//{endpoint}"
-    parts = urlsplit(target)
-    host = parts.hostname or ""
-    if not host:
-        return ""
-    scope = host if parts.port is None else f"{host}-{parts.port}"
+    host, port = target
+    scope = host if port is None else f"{host}-{port}"
     return re.sub(r"[^A-Za-z0-9.-]", "-", scope)
 
 
@@ -146,47 +178,125 @@ def is_reference(value: str) -> bool:
     return bool(_VARIABLE_ONLY.match(value))
 
 
-def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
-    """Replace credential values by ``{{variable}}`` references.
+SENSITIVE_NAME_PARTS = (
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "api-key",
+    "apikey",
+    "api_key",
+    "auth",
+    "session",
+    "cookie",
+    "key",
+)
+"""A header or query parameter whose name contains one of these (case-insensitive) holds
+a credential: ``Authorization``, ``Proxy-Authorization``, ``Cookie``, ``X-Auth-Token``,
+``X-Api-Key``, ``api_key``, ``access_token``, ``sessionId``, ``client_secret``…"""
 
-    Credential values are the auth token / password / API key value and the values of
-    sensitive headers (``Authorization``, ``Cookie``, API-key headers, the configured
-    API-key header name). A value that already holds a ``{{variable}}`` stays as it is.
+
+def is_sensitive_name(name: str) -> bool:
+    """True when a header or query parameter called ``name`` holds a credential."""
+    lowered = name.lower()
+    return lowered in SENSITIVE_HEADER_NAMES or any(p in lowered for p in SENSITIVE_NAME_PARTS)
+
+
+def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
+    """Replace credential values by ``{{variable.scope}}`` references.
+
+    Credential values are:
+
+    - the auth token / password / API key value (``token``, ``password``, ``apiKey``);
+    - the password in the endpoint's user info (``http://alice:PASS@host/`` →
+      ``http://alice:{{urlPassword.host}}@host/``);
+    - the values of endpoint query parameters, headers and ``query`` entries whose names
+      look sensitive (:data:`SENSITIVE_NAME_PARTS`, plus the configured API-key name):
+      ``X-Auth-Token`` → ``{{xAuthToken.host}}``, ``?api_key=`` → ``{{apiKey2.host}}`` when
+      ``apiKey`` is already taken by another value.
+
+    The scope is :func:`secret_scope` of the endpoint. A value that already holds a
+    ``{{variable}}`` stays as it is. Endpoint values are kept exactly as written in the
+    URL (percent-encoding included), so the resolved endpoint is the one typed.
 
     Returns:
         The cleaned request and ``{variable name: secret value}`` for the keyring.
     """
     secrets: dict[str, str] = {}
     scope = secret_scope(saved.endpoint)
+    taken = {m.group(1) for m in _VARIABLE_NAME.finditer(_all_text(saved))}
+
+    def claim(base: str, value: str) -> str:
+        """A variable for ``value``: ``base.scope``, or ``base2.scope``… when that name
+        already means something else in this request."""
+        n = 1
+        while True:
+            var = _scoped(base if n == 1 else f"{base}{n}", scope)
+            if secrets.get(var) == value or (var not in secrets and var not in taken):
+                secrets[var] = value
+                return var
+            n += 1
+
     params = dict(saved.auth.params)
     for key in SECRET_AUTH_FIELDS.get(saved.auth.kind, ()):
         value = params.get(key, "")
-        var = _scoped({"token": "token", "password": "password", "value": "apiKey"}[key], scope)
+        base = {"token": "token", "password": "password", "value": "apiKey"}[key]
         if value and not _HAS_VARIABLE.search(value):
-            secrets[var] = value
-            params[key] = "{{" + var + "}}"
+            params[key] = "{{" + claim(base, value) + "}}"
         elif not value:
+            var = _scoped(base, scope)
+            taken.add(var)
             params[key] = "{{" + var + "}}"
     auth = replace(saved.auth, params=tuple(params.items()))
-    sensitive = set(SENSITIVE_HEADER_NAMES)
-    if saved.auth.kind == "api_key" and params.get("name"):
-        sensitive.add(params["name"].lower())
-    headers = []
-    for name, value in saved.headers:
-        if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
-            var = _scoped(variable_name_for(name), scope)
-            secrets[var] = value
-            value = "{{" + var + "}}"
-        headers.append((name, value))
-    query = []
-    for name, value in saved.query:
-        if name.lower() in sensitive and value and not _HAS_VARIABLE.search(value):
-            var = _scoped(variable_name_for(name), scope)
-            secrets[var] = value
-            value = "{{" + var + "}}"
-        query.append((name, value))
-    cleaned = replace(saved, auth=auth, headers=tuple(headers), query=tuple(query))
+    key_name = params.get("name", "").strip().lower() if saved.auth.kind == "api_key" else ""
+
+    def sensitive(name: str) -> bool:
+        return is_sensitive_name(name) or (bool(key_name) and name.strip().lower() == key_name)
+
+    def clean(name: str, value: str) -> str:
+        if sensitive(name) and value and not _HAS_VARIABLE.search(value):
+            return "{{" + claim(variable_name_for(name), value) + "}}"
+        return value
+
+    endpoint = _clean_endpoint(saved.endpoint, claim, sensitive)
+    headers = tuple((name, clean(name, value)) for name, value in saved.headers)
+    query = tuple((name, clean(name, value)) for name, value in saved.query)
+    cleaned = replace(saved, endpoint=endpoint, auth=auth, headers=headers, query=query)
     return cleaned, secrets
+
+
+_VARIABLE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
+
+
+def _all_text(saved: SavedRequest) -> str:
+    pieces = [saved.endpoint, saved.body, saved.tenant]
+    pieces += [v for _, v in saved.headers] + [v for _, v in saved.query]
+    pieces += [v for _, v in saved.auth.params]
+    return "\n".join(pieces)
+
+
+def _clean_endpoint(
+    endpoint: str,
+    claim: Callable[[str, str], str],
+    sensitive: Callable[[str], bool],
+) -> str:
+    """``endpoint`` with its user-info password and sensitive query values replaced."""
+    prefix, userinfo, hostport, rest = split_endpoint(endpoint)
+    if userinfo:
+        user, colon, password = userinfo[:-1].partition(":")
+        if colon and password and not _HAS_VARIABLE.search(password):
+            userinfo = f"{user}:{{{{{claim('urlPassword', password)}}}}}@"
+    path, hash_sign, fragment = rest.partition("#")
+    path, question, query = path.partition("?")
+    if query:
+        pieces = []
+        for piece in query.split("&"):
+            name, eq, value = piece.partition("=")
+            if eq and value and sensitive(unquote_plus(name)) and not _HAS_VARIABLE.search(value):
+                piece = f"{name}={{{{{claim(variable_name_for(unquote_plus(name)), value)}}}}}"
+            pieces.append(piece)
+        query = "&".join(pieces)
+    return prefix + userinfo + hostport + path + question + query + hash_sign + fragment
 
 
 # --- to and from the x-a2a object -------------------------------------------------------
@@ -337,7 +447,18 @@ def from_x_a2a(
     if not method:
         raise XA2AError(f"{path}.method", "must not be empty")
     if "example" in x:
-        body = json.dumps(x["example"], indent=2, ensure_ascii=False)
+        example = x["example"]
+        if binding is Binding.JSONRPC and not isinstance(example, Mapping):
+            raise XA2AError(
+                f"{path}.example",
+                f"must be a JSON-RPC request object, got {_kind(example)}"
+                + (
+                    " (a list would be sent as a JSON-RPC batch)"
+                    if isinstance(example, list)
+                    else ""
+                ),
+            )
+        body = json.dumps(example, indent=2, ensure_ascii=False)
     elif "exampleText" in x:
         body = _str(x, "exampleText", path)
     else:
@@ -351,6 +472,9 @@ def from_x_a2a(
         kind = _str(raw, "type", where, required=True).replace("apiKey", "api_key")
         if kind not in AUTH_KINDS:
             raise XA2AError(f"{where}.type", f"{kind!r} is not one of {', '.join(AUTH_KINDS)}")
+        for k, v in raw.items():
+            if isinstance(v, Mapping | list) or v is None:
+                raise XA2AError(f"{where}.{k}", f"must be a string, got {_kind(v)}")
         params = tuple((str(k), _scalar_text(v)) for k, v in raw.items() if k != "type")
         if kind == "api_key":
             location = dict(params).get("in", "header")
@@ -364,9 +488,14 @@ def from_x_a2a(
         raise XA2AError(f"{path}.extensions", "must be a list of extension URIs")
     timeout = x.get("timeout")
     if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_TIMEOUT_S  # also rejects NaN and infinity
     ):
-        raise XA2AError(f"{path}.timeout", f"must be a positive number of seconds, got {timeout!r}")
+        raise XA2AError(
+            f"{path}.timeout",
+            f"must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, got {timeout!r}",
+        )
     card = x.get("agentCard")
     if card is not None and not isinstance(card, Mapping):
         raise XA2AError(f"{path}.agentCard", f"must be an object, got {_kind(card)}")

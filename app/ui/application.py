@@ -80,7 +80,13 @@ async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: 
         demo.failed.connect(failed.append)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while (tab := window.current_tab()) is None or not tab.endpoint_edit.text():
+    def demo_tab() -> Any:
+        # The tab the demo agent opened (restored session tabs may point elsewhere).
+        url = demo.info.get("jsonrpc_url") if demo is not None and demo.info else None
+        tabs = [t for t in window.request_tabs() if url and t.endpoint_edit.text() == url]
+        return tabs[-1] if tabs else None
+
+    while (tab := demo_tab()) is None:
         if failed or loop.time() > deadline:
             print(f"selftest: no demo agent ({'; '.join(failed) or 'timed out'})", file=sys.stderr)
             return 1
@@ -151,7 +157,7 @@ def run_gui(argv: list[str]) -> int:
         demo.ready.connect(window.spec.set_demo_info)
         if demo.info is not None:
             window.spec.set_demo_info(demo.info)
-    if args.endpoint or args.no_demo:
+    if args.endpoint or (args.no_demo and not window.request_tabs()):
         window.new_a2a_tab(args.endpoint)
     with loop:
         return loop.run_until_complete(_main(window, demo, args.selftest))

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import httpx
 
     from app.ui.request_tab import RequestTab
+    from app.ui.session import SessionController
     from app.ui.spec_dock import SpecController
 
 DEMO_MESSAGE = "12 30"
@@ -76,6 +77,13 @@ class MainWindow(QMainWindow):
         self.spec: SpecController = SpecController(self, self._file_menu)
         self._file_menu.addSeparator()
         self._file_menu.addAction(self._quit_action)
+        # The last session's tabs (drafts included) come back; edits are autosaved (H3).
+        from app.ui.session import SessionController
+
+        self.session: SessionController = SessionController(self)
+        for tab in self.request_tabs():
+            self.session.watch(tab)
+        self.session.restore()
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -91,6 +99,12 @@ class MainWindow(QMainWindow):
         self._shortcuts.append((close_tab, "Ctrl+W"))
         close_tab.triggered.connect(lambda: self._close_tab(self.tabs.currentIndex()))
         file_menu.addAction(close_tab)
+        self.reopen_closed_action = QAction("&Reopen closed tab", self)
+        self.reopen_closed_action.setObjectName("reopenClosedTabAction")
+        self.reopen_closed_action.setEnabled(False)
+        self._shortcuts.append((self.reopen_closed_action, "Ctrl+Shift+T"))
+        self.reopen_closed_action.triggered.connect(lambda: self.reopen_closed_tab())
+        file_menu.addAction(self.reopen_closed_action)
         file_menu.addSeparator()
         self._file_menu = file_menu
         self._quit_action = QAction("&Quit", self)
@@ -131,6 +145,8 @@ class MainWindow(QMainWindow):
         tab.card_panel.demo_info_provider = lambda: self.demo_info
         index = self.tabs.addTab(tab, tab.title())
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
+        if hasattr(self, "session"):
+            self.session.watch(tab)
         self.tabs.setCurrentIndex(index)
         (tab.endpoint_edit if not endpoint else tab.body_editor).setFocus()
         return tab
@@ -161,6 +177,8 @@ class MainWindow(QMainWindow):
         widget = self.tabs.widget(index)
         if not isinstance(widget, RequestTab):
             return
+        if hasattr(self, "session"):  # kept for Reopen closed tab, drafts included (H3)
+            self.session.remember_closed(widget)
         self.tabs.removeTab(index)
         if widget.busy:
             import asyncio
@@ -169,6 +187,10 @@ class MainWindow(QMainWindow):
             task.add_done_callback(lambda _t: widget.deleteLater())
         else:
             widget.deleteLater()
+
+    def reopen_closed_tab(self) -> RequestTab | None:
+        """File → Reopen closed tab (Ctrl+Shift+T): the tab closed last, as it was."""
+        return self.session.reopen() if hasattr(self, "session") else None
 
     # --- demo agent ----------------------------------------------------------------
 
@@ -181,13 +203,15 @@ class MainWindow(QMainWindow):
             "gRPC: {grpc_target}\nJWKS file: {jwks_path}".format_map(_Defaulting(info))
         )
         tab = self.current_tab()
-        if tab is None or tab.endpoint_edit.text():
+        if tab is None or tab.endpoint_edit.text() or tab.dirty:  # never overwrite a draft
             tab = self.new_a2a_tab(str(info.get("jsonrpc_url", "")), DEMO_MESSAGE)
         else:
             tab.endpoint_edit.setText(str(info.get("jsonrpc_url", "")))
             tab.message_text_edit.setText(DEMO_MESSAGE)
             tab.generate_preview()
             tab.replace_body()
+        if hasattr(self, "session"):  # not kept in the session while unchanged
+            self.session.mark_disposable(tab)
         tab.send_button.setFocus()
         self.statusBar().showMessage("Demo agent ready: press Send (Ctrl+Enter)", 10000)
 
@@ -201,9 +225,11 @@ class MainWindow(QMainWindow):
     # --- shutdown ------------------------------------------------------------------
 
     async def shutdown(self) -> None:
-        """Cancel every running exchange and close the shared HTTP client."""
+        """Save the session, cancel every running exchange, close the shared HTTP client."""
         import asyncio
 
+        if hasattr(self, "session"):
+            await self.session.flush()
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
         if self._http is not None:
             await self._http.aclose()

@@ -79,10 +79,12 @@ class RequestTab(QWidget):
     Signals:
         title_changed: the tab's title changed (arg: new title).
         exchange_finished: an exchange ended (arg: the ExchangeEnd event).
+        edited: any part of the request changed (no args; the session autosave listens).
     """
 
     title_changed = Signal(str)
     exchange_finished = Signal(object)
+    edited = Signal()
 
     def __init__(
         self,
@@ -383,6 +385,27 @@ class RequestTab(QWidget):
         if dirty != self._dirty:
             self._dirty = dirty
             self.title_changed.emit(self.title())
+        self.edited.emit()
+
+    @property
+    def saved_base(self) -> SavedRequest | None:
+        """The request last saved or opened in this tab (its clean state), if any."""
+        return self._saved_base
+
+    def restore_draft(self, draft: SavedRequest, base: SavedRequest | None = None) -> None:
+        """Show a kept draft (session restore, reopened tab) with its unsaved marker.
+
+        ``base`` (the request it was last saved as or opened from) becomes the clean state,
+        else the fresh tab's state does; then the draft is shown on top without marking
+        it saved, so :attr:`dirty` says whether it differs from that clean state.
+        """
+        if base is not None:
+            self.load_saved(base)
+        clean_state, clean_base = self._clean_state, self._saved_base
+        self.load_saved(draft)
+        self._saved_base, self._clean_state = clean_base, clean_state
+        self._dirty = self._state_key() != self._clean_state
+        self.title_changed.emit(self.title())
 
     def set_card_capabilities(self, caps: dict[str, Any] | None) -> None:
         """Mark methods the card's ``capabilities`` say are unsupported (None: no card).

@@ -6,20 +6,30 @@ the only trust root; ``jku``/``x5u`` are shown as text. Verification itself is
 diagnostics (canonical payload bytes per profile, members the signature does not cover,
 headers, notes).
 
+Verifying runs in a worker thread (a card with thousands of signatures takes seconds):
+the dialog stays responsive, shows "Verifying…" with a busy bar, and *Cancel* or closing
+the dialog abandons the run (the result is dropped; the daemon thread finishes on its own).
+
 Widgets (objectNames): ``jwksEdit``, ``loadJwksButton``, ``loadDemoJwksButton``,
-``strictCheck``, ``verifyButton``, ``verifyStatusLabel``, ``signatureResultsTable``,
-``diagnosticsButton``, ``diagnosticsTabs``, ``payloadProfileCombo``, ``payloadView``,
-``uncoveredView``, ``headersDiagView``, ``notesView``.
+``strictCheck``, ``verifyButton``, ``verifyProgress``, ``verifyStatusLabel``,
+``signatureResultsTable``, ``diagnosticsButton``, ``diagnosticsTabs``,
+``payloadProfileCombo``, ``payloadView``, ``uncoveredView``, ``headersDiagView``, ``notesView``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,6 +40,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QProgressBar,
     QPushButton,
     QSplitter,
     QTableView,
@@ -53,6 +64,7 @@ from app.ui.card_models import VerdictModel
 from app.ui.widgets import CodeView
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 MAX_JWKS_BYTES = 1_048_576
 
@@ -104,6 +116,7 @@ class SignatureDialog(QDialog):
         self.demo_jwks_path = demo_jwks_path
         self.verification: CardVerification | None = None
         self._file_dialog: QFileDialog | None = None
+        self._task: asyncio.Task[None] | None = None
 
         count = signature_count(card)
         title = QLabel(
@@ -137,6 +150,12 @@ class SignatureDialog(QDialog):
         self.verify_button = QPushButton("Verify")
         self.verify_button.setObjectName("verifyButton")
         self.verify_button.setDefault(True)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("verifyProgress")
+        self.progress.setRange(0, 0)  # busy: verify_card reports no progress of its own
+        self.progress.setMaximumWidth(160)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
 
         self.status_label = QLabel("")
         self.status_label.setObjectName("verifyStatusLabel")
@@ -156,6 +175,8 @@ class SignatureDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Size columns from the first rows only: measuring thousands of verdicts freezes.
+        self.table.horizontalHeader().setResizeContentsPrecision(50)
         self.table.setMinimumHeight(80)
 
         self.diagnostics_button = QToolButton()
@@ -207,6 +228,7 @@ class SignatureDialog(QDialog):
         buttons.addWidget(self.verify_button)
         result_row = QHBoxLayout()
         result_row.addWidget(self.status_label)
+        result_row.addWidget(self.progress)
         result_row.addWidget(self.summary_label, 1)
 
         top = QWidget()
@@ -236,7 +258,7 @@ class SignatureDialog(QDialog):
 
         self.load_button.clicked.connect(self._choose_file)
         self.demo_button.clicked.connect(self.load_demo_jwks)
-        self.verify_button.clicked.connect(self.verify)
+        self.verify_button.clicked.connect(self._on_verify_button_clicked)
         self.diagnostics_button.toggled.connect(self.show_diagnostics)
         self.profile_combo.currentIndexChanged.connect(self._show_payload)
         self._show_initial_status()
@@ -272,8 +294,31 @@ class SignatureDialog(QDialog):
 
     # --- verification ----------------------------------------------------------------
 
+    @property
+    def verifying(self) -> bool:
+        """True while a verification runs in the worker thread."""
+        return self._task is not None and not self._task.done()
+
+    def _on_verify_button_clicked(self) -> None:
+        if self.verifying:
+            self.cancel_verification()
+        else:
+            self.verify()
+
+    def cancel_verification(self) -> None:
+        """Stop waiting for the running verification (its result is dropped)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
     def verify(self) -> CardVerification | None:
-        """Verify the card with the pasted JWKS; shows and returns the result."""
+        """Verify the card with the pasted JWKS.
+
+        An unsigned card (or a non-object) is answered at once and the result returned;
+        signatures are checked in a worker thread (:attr:`verifying`), and the result is
+        shown when it arrives. Returns None then, and when the input is unusable.
+        """
+        if self.verifying:
+            return None
         text = self.jwks_edit.toPlainText().strip()
         unsigned = signature_count(self.card) == 0
         if not text and not unsigned:
@@ -285,14 +330,63 @@ class SignatureDialog(QDialog):
             self._set_status(None, f"Not a JWKS: {exc}")
             return None
         mode = ProfileMode.SPEC if self.strict_check.isChecked() else ProfileMode.ANY
+        if unsigned:  # nothing to check: verify_card returns at once
+            try:
+                result = verify_card(self.card, jwks, mode=mode)
+            except Exception as exc:  # verify_card promises not to raise; keep the dialog
+                log.exception("verify_card raised")
+                self._set_status(None, f"Verification failed unexpectedly: {exc}")
+                return None
+            self.show_result(result)
+            return result
+        count = signature_count(self.card)
+        plural = "s" if count != 1 else ""
+        self._set_busy(True)
+        self._set_status(
+            None, f"Verifying {count} signature{plural}… (Cancel, or close the dialog, to stop)"
+        )
+        self.status_label.setText("verifying…")
+        task = asyncio.get_event_loop().create_task(self._verify_in_worker(jwks, mode))
+        task.add_done_callback(self._on_task_done)
+        self._task = task
+        return None
+
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        # Also reached when the task is cancelled before it ever ran.
+        if task.cancelled() and task is self._task and self.isVisible():
+            self._set_busy(False)
+            self._set_status(None, "Verification cancelled.")
+
+    async def _verify_in_worker(self, jwks: Jwks, mode: ProfileMode) -> None:
+        started = time.perf_counter()
         try:
-            result = verify_card(self.card, jwks, mode=mode)
-        except Exception as exc:  # verify_card promises not to raise; never lose the dialog
+            result = await run_in_daemon_thread(verify_card, self.card, jwks, mode=mode)
+        except Exception as exc:  # verify_card promises not to raise; keep the dialog
             log.exception("verify_card raised")
+            self._set_busy(False)
             self._set_status(None, f"Verification failed unexpectedly: {exc}")
-            return None
+            return
+        self._set_busy(False)
         self.show_result(result)
-        return result
+        elapsed = time.perf_counter() - started
+        if elapsed >= 1.0:
+            self.summary_label.setText(f"{self.summary_label.text()} ({elapsed:.1f} s)")
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.verify_button.setText("Cancel" if busy else "Verify")
+        self.verify_button.setToolTip("Stop verifying" if busy else "")
+        for widget in (self.load_button, self.demo_button, self.strict_check):
+            widget.setEnabled(not busy)
+
+    def done(self, result: int) -> None:
+        """Closing by Esc or the button box: stop a running verification first."""
+        self.cancel_verification()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.cancel_verification()
+        super().closeEvent(event)
 
     def show_result(self, result: CardVerification) -> None:
         """Fill the verdict rows and the diagnostics from ``result``."""
@@ -415,3 +509,37 @@ class SignatureDialog(QDialog):
 
 def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+async def run_in_daemon_thread(func: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``asyncio.to_thread`` on a daemon thread.
+
+    ``verify_card`` cannot be interrupted; cancelling the awaiting task drops the result
+    at once, and a daemon thread does not hold up the app's exit the way the loop's default
+    executor does (its threads are joined at interpreter shutdown).
+    """
+    loop = asyncio.get_event_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+
+    def deliver(value: Any, error: BaseException | None) -> None:
+        if future.done():  # cancelled meanwhile
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def work() -> None:
+        value: Any = None
+        error: BaseException | None = None
+        try:
+            value = func(*args, **kwargs)
+        except BaseException as exc:  # handed to the awaiting task
+            error = exc
+        if loop.is_closed():  # the app quit meanwhile: nobody waits for this
+            return
+        with contextlib.suppress(RuntimeError):  # it closed just now
+            loop.call_soon_threadsafe(deliver, value, error)
+
+    threading.Thread(target=work, name=f"worker-{func.__name__}", daemon=True).start()
+    return await future

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -72,9 +72,6 @@ _BACKGROUND = Qt.ItemDataRole.BackgroundRole
 _ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
-_BIG_RAW_BYTES = 256 * 1024
-"""Items larger than this keep their parsed JSON (parsing again on selection would stall)."""
-
 
 class _ParseRaw:
     __slots__ = ()
@@ -85,7 +82,8 @@ class _ParseRaw:
 
 PARSE_RAW: Any = _ParseRaw()
 """``TimelineRow(data=PARSE_RAW)``: the JSON is parsed from ``raw`` when first asked for
-(an SSE frame's ``data``, or the raw bytes themselves for gRPC items)."""
+(an SSE frame's ``data``, or the raw bytes themselves for gRPC items), on the GUI thread:
+for small items only (see ``KEEP_PARSED_BYTES`` in the panel)."""
 
 
 def json_of_raw(raw: bytes) -> Any:
@@ -210,7 +208,17 @@ def short_id(value: str) -> str:
 
 
 # A row as the model keeps it: plain values only, so the GC does not track it.
-_T, _KIND, _TASK, _STATE, _SUMMARY, _RAW, _DATA, _FINDINGS, _CONN, _SEQ, _MARKER = range(11)
+_T: Final = 0
+_KIND: Final = 1
+_TASK: Final = 2
+_STATE: Final = 3
+_SUMMARY: Final = 4
+_RAW: Final = 5
+_DATA: Final = 6
+_FINDINGS: Final = 7
+_CONN: Final = 8
+_SEQ: Final = 9
+_MARKER: Final = 10
 _NO_DATA, _DATA_FROM_RAW, _DATA_KEPT = range(3)
 _Record = tuple[
     float, str, str, str | None, str, bytes, int, tuple[tuple[str, str], ...], int, int | None,
@@ -218,6 +226,8 @@ _Record = tuple[
 ]  # fmt: skip
 _KINDS = {kind.value: kind for kind in ItemKind}
 _STATES = {state.value: state for state in TaskState}
+_KIND_TEXT = {kind: kind.value for kind in ItemKind}
+_STATE_TEXT = {state: state.value for state in TaskState}
 
 
 class TimelineModel(QAbstractTableModel):
@@ -263,18 +273,20 @@ class TimelineModel(QAbstractTableModel):
     ) -> int:
         """Queue a row given by its values (what :class:`TimelineRow` holds); it is inserted
         at the next flush (within the timer interval). Returns its index."""
-        index = len(self._rows) + len(self._pending)
-        if not self._pending:
+        # Called for every event of a stream: no Qt call, no formatting here.
+        pending = self._pending
+        index = len(self._rows) + len(pending)
+        if not pending:
             self._timer.start()  # the timer runs exactly while rows are pending
-        self._pending.append(
+        pending.append(
             (
                 t_ms,
-                kind.value,
+                _KIND_TEXT[kind],
                 task_id,
-                None if state is None else state.value,
+                None if state is None else _STATE_TEXT[state],
                 summary,
                 raw,
-                self._data_code(index, raw, data),
+                _DATA_FROM_RAW if data is PARSE_RAW else self._data_code(index, data),
                 tuple((f.rule, f.message) for f in findings) if findings else (),
                 connection,
                 item_seq,
@@ -287,12 +299,12 @@ class TimelineModel(QAbstractTableModel):
         """Queue ``row`` (its ``index`` is set); it is inserted at the next flush."""
         row.index = self.add(*_values(row))
 
-    def _data_code(self, index: int, raw: bytes, data: Any) -> int:
-        if data is PARSE_RAW and len(raw) <= _BIG_RAW_BYTES:
+    def _data_code(self, index: int, data: Any) -> int:
+        if data is PARSE_RAW:
             return _DATA_FROM_RAW
         if data is NOT_JSON:
             return _NO_DATA
-        self._kept[index] = json_of_raw(raw) if data is PARSE_RAW else data
+        self._kept[index] = data
         return _DATA_KEPT
 
     def flush(self) -> None:
@@ -333,7 +345,7 @@ class TimelineModel(QAbstractTableModel):
             None if state is None else state.value,
             summary,
             raw,
-            self._data_code(n, raw, data),
+            self._data_code(n, data),
             tuple((f.rule, f.message) for f in findings),
             connection,
             item_seq,

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,8 @@ from app.protocol.events import ResponseBody
 from app.spec.document import load
 from app.spec.requests import to_a2a_request
 from app.spec.snippets import curl
-from app.spec.variables import Resolver
+from app.spec.variables import Resolver, env_name
+from app.spec.xa2a import secret_scope
 
 pytestmark = pytest.mark.peer
 
@@ -102,6 +106,74 @@ def test_run_reports_agent_errors_with_exit_1(sdk_peer: dict[str, Any], tmp_path
     status, records, _ = run_cli(str(spec), *peer_vars(sdk_peer))
     assert status == 1
     assert next(r for r in records if r["event"] == "error")["code"] == -32001
+
+
+def _spec_with(endpoint: str, scoped: str) -> str:
+    ref = "'{{" + scoped + "}}'"
+    return (
+        "openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths:\n  /a2a/send:\n    post:\n"
+        "      operationId: send\n      x-protocol: a2a\n      x-a2a:\n        version: '1.0'\n"
+        f"        binding: JSONRPC\n        endpoint: '{endpoint}'\n"
+        "        method: SendMessage\n"
+        f"        auth: {{type: bearer, token: {ref}}}\n"
+        f"        headers: {{X-Auth-Token: {ref}}}\n"
+        "        example: {jsonrpc: '2.0', id: 1, method: SendMessage, params: {message: "
+        "{messageId: m1, role: ROLE_USER, parts: [{text: '12 30'}]}}}\n"
+    )
+
+
+def test_run_never_sends_another_hosts_token(tmp_path: Path) -> None:
+    """The QA repro: a spec for one host naming another host's token gets nothing sent."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.2)
+    port = listener.getsockname()[1]
+    connections: list[bytes] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                connections.append(conn.recv(65536))
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    victim = "token.127.0.0.1-42415"
+    spec = tmp_path / "exfil.yaml"
+    spec.write_text(_spec_with(f"http://127.0.0.1:{port}/echohdr", victim))
+    env = {**os.environ, "A2A_WB_TOKEN_127_0_0_1_42415": "VICTIMSECRET"}
+    try:
+        status, records, stderr = run_cli(str(spec), "--var", f"{victim}=VICTIMSECRET", env=env)
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+    assert status == 3
+    error = next(r for r in records if r["event"] == "error")
+    assert error["kind"] == "usage" and error["operation"] == "send"
+    assert "{{token.127.0.0.1-42415}}" in error["message"]
+    assert f"127.0.0.1:{port}" in error["message"] and "127.0.0.1-42415" in error["message"]
+    assert [r["event"] for r in records] == ["error", "end"]
+    assert connections == []
+    assert "VICTIMSECRET" not in json.dumps(records) + stderr
+
+
+def test_run_sends_a_scoped_token_to_its_own_host(sdk_peer: dict[str, Any], tmp_path: Path) -> None:
+    name = "token." + secret_scope(sdk_peer["base_url"])
+    spec = tmp_path / "own.yaml"
+    spec.write_text(_spec_with("{{baseUrl}}/", name))
+    env = {**os.environ, env_name(name): "MINE"}
+    status, records, stdout_err = run_cli(str(spec), *peer_vars(sdk_peer), env=env)
+    assert status == 0, records
+    sent = next(r for r in records if r["event"] == "request")
+    assert sent["headers"]["Authorization"] == "Bearer ****"
+    assert sent["headers"]["X-Auth-Token"] == "****"
+    assert "MINE" not in json.dumps(records) + stdout_err  # masked in the output
 
 
 @pytest.mark.parametrize("index", [0, 2, 6, 8])  # 1.0/0.3 × JSON-RPC/HTTP+JSON, unary

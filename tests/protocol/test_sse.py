@@ -26,7 +26,7 @@ from app.protocol.request import A2ARequest
 from app.protocol.sse import SseDecoder, SseEvent
 from app.protocol.stream_items import ItemKind, classify_item
 from app.protocol.transports.http import HttpCall, new_client
-from app.protocol.transports.sse_http import send_streaming
+from app.protocol.transports.sse_http import parse_text, send_streaming
 from app.protocol.types import ProtocolVersion
 from tests.helpers.sse_server import HANG, sse_server
 
@@ -305,3 +305,18 @@ async def test_cancelling_twenty_streams_then_a_normal_request_works() -> None:
             await asyncio.sleep(0.02)
         assert server.open_connections == 0
         assert len(server.requests) == 21
+
+
+@pytest.mark.parametrize(
+    "data",
+    ['{"a": 1, "a": [2.5, -0.0, 1e-320]}', "123456789012345678901234567890",
+     "[18446744073709551616]", "NaN", "[1e400]", '"\\ud800"', "[1,]", "\ufeff{}", '"é ☃"', " 7 "],
+)  # fmt: skip
+def test_frame_data_parses_exactly_as_json_loads(data: str) -> None:
+    try:
+        expected: Any = json.loads(data)
+    except ValueError:
+        assert parse_text(data)[0] is NOT_JSON and parse_text(data)[1]
+    else:
+        value, error = parse_text(data)
+        assert error == "" and repr(value) == repr(expected)

@@ -320,3 +320,99 @@ def test_two_agents_tokens_get_separate_variables() -> None:
     assert b.auth.get("token") == "{{token.127.0.0.1-8001}}"
     assert secrets_a == {"token.agent-a.example": "AAA"}
     assert secrets_b == {"token.127.0.0.1-8001": "BBB"}
+
+
+# --- hostile and sloppy input -------------------------------------------------------------
+
+BILLION_LAUGHS = """openapi: 3.2.0
+info: {title: t, version: '1'}
+a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+paths: {}
+"""
+
+
+def test_a_billion_laughs_document_is_refused_fast(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.yaml"
+    path.write_text(BILLION_LAUGHS)
+    assert len(path.read_bytes()) < 500
+    started = time.perf_counter()
+    with pytest.raises(SpecError, match=r"YAML aliases would expand .* refusing to open it"):
+        load(path)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_a_recursive_alias_is_refused() -> None:
+    with pytest.raises(SpecError, match=r"anchor at line 4 is aliased inside itself"):
+        loads("openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: &a [1, *a]\n")
+
+
+def test_reasonable_alias_reuse_still_opens() -> None:
+    # A 200-node schema aliased by 300 operations: 60 000 nodes once expanded.
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(60)}}
+    lines = ["openapi: 3.2.0", "info: {title: t, version: '1'}"]
+    lines.append("x-schema: &schema " + json.dumps(schema))
+    lines.append("paths:")
+    for i in range(300):
+        lines += [f"  /p{i}:", "    post:", f"      operationId: op{i}", "      x-s: *schema"]
+    node = yaml.compose("\n".join(lines))
+    assert node is not None
+    written, expanded = document.check_alias_expansion(node)
+    assert expanded - written > 50_000
+    doc = loads("\n".join(lines))
+    assert doc.data["paths"]["/p299"]["post"]["x-s"] == schema
+    assert doc.data["paths"]["/p1"]["post"]["x-s"] is not doc.data["paths"]["/p2"]["post"]["x-s"]
+
+
+def test_deeply_nested_json_is_refused_cleanly() -> None:
+    with pytest.raises(SpecError, match="nested too deeply"):
+        loads('{"openapi": "3.2.0", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def _with_x_a2a(**changes: Any) -> str:
+    data = yaml.safe_load(EXAMPLE.read_text())
+    first_path = next(iter(data["paths"]))
+    x = data["paths"][first_path]["post"]["x-a2a"]
+    x.update(changes)
+    return document.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("changes", "key", "message"),
+    [
+        ({"auth": {"type": "bearer", "token": ["{{a}}", "{{b}}"]}}, "auth.token", "a list"),
+        ({"auth": {"type": "basic", "password": {"x": 1}}}, "auth.password", "an object"),
+        ({"timeout": 1e308}, "timeout", "at most 86400"),
+        ({"timeout": -5}, "timeout", "above 0"),
+        ({"timeout": float("inf")}, "timeout", "above 0"),
+        ({"example": [{"jsonrpc": "2.0", "id": 1, "method": "GetTask"}]}, "example", "batch"),
+    ],
+)
+def test_loose_x_a2a_values_are_problems_naming_the_place(
+    changes: dict[str, Any], key: str, message: str
+) -> None:
+    doc = loads(_with_x_a2a(**changes))
+    assert len(doc.operations()) == 11  # the rest of the document still loads
+    (problem,) = doc.problems
+    assert problem.place.startswith("paths./a2a/") and f"x-a2a.{key} (line " in problem.place
+    assert message in problem.message
+
+
+def test_duplicate_operation_ids_are_problems_and_the_first_one_wins() -> None:
+    data = yaml.safe_load(EXAMPLE.read_text())
+    ops = [item["post"] for item in data["paths"].values()]
+    first_id = ops[0]["operationId"]
+    ops[3]["operationId"] = first_id
+    doc = loads(document.dumps(data))
+    assert len(doc.operations()) == 11
+    (problem,) = doc.problems
+    assert ".operationId (line " in problem.place
+    assert f"duplicate operationId {first_id!r}" in problem.message
+    assert doc.find(first_id) == doc.operations()[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -38,8 +39,18 @@ def open_dialog(qtbot: Any, panel: CardPanel) -> SignatureDialog:
 
 
 def press_verify(qtbot: Any, dialog: SignatureDialog) -> str:
+    """Click Verify and wait for the worker thread's verdict (the loop keeps running)."""
     qtbot.mouseClick(find(dialog, QPushButton, "verifyButton"), Qt.MouseButton.LeftButton)
+    wait_verified(dialog)
     return str(find(dialog, QLabel, "verifyStatusLabel").text())
+
+
+def wait_verified(dialog: SignatureDialog, timeout: float = 30.0) -> None:
+    async def poll() -> None:
+        while dialog.verifying:
+            await asyncio.sleep(0.02)
+
+    asyncio.get_event_loop().run_until_complete(asyncio.wait_for(poll(), timeout))
 
 
 def demo_panel(

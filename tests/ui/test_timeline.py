@@ -3,6 +3,7 @@ driven like a person would: Send a stream, Stop, Cancel task, Resubscribe, Follo
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from app.protocol.lifecycle import Finding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
-from app.ui.timeline_model import TimelineModel, TimelineRow
+from app.ui.timeline_model import PARSE_RAW, TimelineModel, TimelineRow
 from app.ui.timeline_panel import TimelinePanel
 from tests.helpers.sse_server import sse_server
 
@@ -66,6 +67,38 @@ def test_twenty_thousand_rows_in_are_twenty_thousand_rows(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: model.rowCount() == 20_000, timeout=2000)
     assert sum(inserts) == 20_000 and len(inserts) == 1  # one batch, nothing merged
     assert [model.row_at(n).summary for n in (0, 19_999)] == ["progress 0", "progress 19999"]
+
+
+def test_rows_keep_raw_bytes_and_parse_their_json_when_asked(qapp: Any) -> None:
+    model = TimelineModel()
+    frame = b'data: {"result":\r\ndata: {"n": 1}}\r\n\r\n'
+    model.add(0.0, ItemKind.STATUS_UPDATE, "t", TaskState.WORKING, "s", frame, PARSE_RAW)
+    model.add(1.0, ItemKind.STATUS_UPDATE, "t", None, "s", b'{"statusUpdate": {}}', PARSE_RAW)
+    model.add(2.0, ItemKind.ERROR, "t", None, "bad", b"data: {oops\n\n", NOT_JSON)
+    model.add(3.0, ItemKind.TASK, "t", None, "body", b"{}", {"kept": True})
+    model.flush()
+    assert [model.row_at(n).data for n in range(4)] == [
+        {"result": {"n": 1}}, {"statusUpdate": {}}, NOT_JSON, {"kept": True},
+    ]  # fmt: skip
+    # Rows are plain tuples the collector stops tracking: a 20 000-row timeline must not
+    # lengthen full collections (they froze the window for 100+ ms).
+    gc.collect()
+    assert not any(gc.is_tracked(record) for record in model._rows[:3])
+
+
+def test_a_changed_row_copy_is_stored_queued_or_shown(qapp: Any) -> None:
+    model = TimelineModel()
+    first = model.add(0.0, ItemKind.STATUS_UPDATE, "t", TaskState.WORKING, "one")
+    model.flush()
+    second = model.add(1.0, ItemKind.STATUS_UPDATE, "t", TaskState.WORKING, "two")
+    for index in (first, second):
+        row = model.get(index)
+        row.kind, row.summary = ItemKind.ERROR, f"bad {index}"
+        model.refresh(row)
+    model.flush()
+    assert [(r.kind, r.summary) for r in model.rows()] == [
+        (ItemKind.ERROR, "bad 0"), (ItemKind.ERROR, "bad 1"),
+    ]  # fmt: skip
 
 
 # --- the panel inside a request tab -------------------------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -54,7 +53,12 @@ from app.protocol.transports.http import (
 _THREADED_PARSE_CHARS = 512 * 1024
 _SNIPPET_BYTES = 300
 # orjson reads integers beyond 64 bits as floats: text with 19+ digits in a row goes to json.
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
+# (Found by mapping every digit to "9" and anything else to a space: a regular expression
+# takes twice as long as orjson's parse.)
+_DIGITS_ONLY = bytes.maketrans(
+    bytes(range(256)), bytes(57 if 48 <= b <= 57 else 32 for b in range(256))
+)
+_LONG_DIGITS = b"9" * 19
 
 
 def is_event_stream(content_type_value: str) -> bool:
@@ -193,9 +197,7 @@ def _item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
     error = ""
     if frame.data is not None:
         value, error = parse_text(frame.data)
-    return StreamItem(
-        clock.now(), seq, frame.raw, value, error, sse_event=frame.event, sse_id=frame.id or ""
-    )
+    return StreamItem(clock.now(), seq, frame.raw, value, error, frame.event, frame.id or "")
 
 
 async def _big_item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
@@ -218,9 +220,10 @@ def parse_text(data: str) -> tuple[Any, str]:
     """
     if not data.strip():
         return NOT_JSON, "empty data"
-    if _LONG_DIGITS.search(data) is None:
+    encoded = data.encode("utf-8", "surrogatepass")
+    if _LONG_DIGITS not in encoded.translate(_DIGITS_ONLY):
         try:
-            return orjson.loads(data), ""
+            return orjson.loads(encoded), ""
         except orjson.JSONDecodeError:
             pass  # the standard library decides (and words the error)
     try:
@@ -286,7 +289,17 @@ def judge_item(
             f"Event #{item.seq} is not valid JSON ({item.json_error}); the stream goes on",
         )
     if jsonrpc:
-        outcome = classify_response(item.json, request_id)
+        value = item.json
+        if (
+            type(value) is dict
+            and value.get("jsonrpc") == "2.0"
+            and "result" in value
+            and "error" not in value
+            and (request_id is None or value.get("id") in (request_id, None))
+            and item.sse_event != "error"
+        ):
+            return None  # a well-formed result for our request: the usual case, quickly
+        outcome = classify_response(value, request_id)
         if isinstance(outcome, RpcError):
             return ExchangeError(
                 clock.now(),

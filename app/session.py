@@ -1,0 +1,355 @@
+"""The session file: the open request tabs (unsaved drafts included) and recently closed
+ones, kept across restarts. Qt-free; :mod:`app.ui.session` decides when to save and restore.
+
+The file lives in the platformdirs user data directory (``session.json``), is written
+atomically (a private temp file, mode 0600, then ``os.replace``) and never holds a
+credential: values that :func:`app.spec.xa2a.extract_secrets` identifies as secrets (auth
+token, password, API key value, credential-looking headers and query parameters) are
+dropped; other rewritten values (a password in the endpoint's user info) keep the
+``{{variable}}`` that replaced them. Where the tab's saved spec request holds a
+``{{variable}}`` for that field, the reference is kept instead (the spec save already put
+the value in the keyring), so a saved tab comes back whole; otherwise the field comes back
+empty and the restored tab lists it in :attr:`TabState.dropped`.
+
+Format (``schema_version`` 1)::
+
+    {"schema_version": 1, "current": 0,
+     "tabs":   [{"draft": {SavedRequest}, "base": {SavedRequest} | null,
+                 "spec_path": "/abs/file.yaml" | null, "dirty": true, "dropped": ["token"]}],
+     "closed": [... same, oldest first ...]}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from app.protocol.types import Binding, ProtocolVersion
+from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
+
+SCHEMA_VERSION = 1
+CLOSED_LIMIT = 20
+APP_NAME = "a2a-workbench"
+
+
+class SessionError(Exception):
+    """The session file cannot be read or is not a session (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TabState:
+    """One tab as the session keeps it.
+
+    ``draft`` is what the tab shows (``RequestTab.to_saved()``); ``base`` the request it
+    was last opened from or saved to (the clean state), if any; ``dropped`` names the
+    credential fields left out of the file (filled in when it is written or read).
+    """
+
+    draft: SavedRequest
+    base: SavedRequest | None = None
+    spec_path: str | None = None
+    dirty: bool = False
+    dropped: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The tab's name (its saved name, else the method)."""
+        return self.base.name if self.base is not None else self.draft.name
+
+
+@dataclass(slots=True)
+class Session:
+    """Open tabs in order, the index of the current one, closed tabs oldest first."""
+
+    tabs: list[TabState] = field(default_factory=list)
+    current: int = 0
+    closed: list[TabState] = field(default_factory=list)
+
+
+def session_path() -> Path:
+    """``session.json`` in the platformdirs user data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "session.json"
+
+
+# --- secrets ----------------------------------------------------------------------------
+
+
+def strip_secrets(
+    saved: SavedRequest, base: SavedRequest | None = None
+) -> tuple[SavedRequest, tuple[str, ...]]:
+    """``saved`` without credential values, and the names of the fields emptied.
+
+    A secret field becomes the ``{{variable}}`` that ``base`` holds for it (same auth
+    parameter, or same header / query name), else the empty string.
+    """
+    cleaned, secrets = extract_secrets(saved)
+    if not secrets:
+        return saved, ()
+    dropped: list[str] = []
+    base_auth = dict(base.auth.params) if base is not None else {}
+    clean_params = dict(cleaned.auth.params)
+    params = []
+    for key, value in saved.auth.params:
+        if value and clean_params.get(key, value) != value:
+            value = _reference(base_auth.get(key, ""))
+            if not value:
+                dropped.append(f"auth {key}")
+        params.append((key, value))
+    headers = _strip_pairs(
+        saved.headers, cleaned.headers, base.headers if base else (), "header", dropped
+    )
+    query = _strip_pairs(saved.query, cleaned.query, base.query if base else (), "query", dropped)
+    # Anything else extract_secrets rewrote (the endpoint's user-info password or
+    # credential query parameters, …) keeps its {{variable}} form: the rest of the value
+    # (the URL) is worth more than a blank.
+    others = {
+        f.name: getattr(cleaned, f.name)
+        for f in fields(SavedRequest)
+        if f.name not in ("auth", "headers", "query")
+        and getattr(cleaned, f.name) != getattr(saved, f.name)
+    }
+    dropped += others
+    stripped = replace(
+        saved,
+        auth=SavedAuth(saved.auth.kind, tuple(params)),
+        headers=headers,
+        query=query,
+        **others,
+    )
+    return stripped, tuple(dropped)
+
+
+def _strip_pairs(
+    pairs: tuple[tuple[str, str], ...],
+    cleaned: tuple[tuple[str, str], ...],
+    base: tuple[tuple[str, str], ...],
+    what: str,
+    dropped: list[str],
+) -> tuple[tuple[str, str], ...]:
+    if len(pairs) != len(cleaned):  # not a value-for-value rewrite: trust extract_secrets
+        return cleaned
+    refs = {name.lower(): value for name, value in base if is_reference(value)}
+    out = []
+    for (name, value), (_, clean) in zip(pairs, cleaned, strict=True):
+        if clean != value:
+            value = refs.get(name.lower(), "")
+            if not value:
+                dropped.append(f"{what} {name}")
+        out.append((name, value))
+    return tuple(out)
+
+
+def _reference(value: str) -> str:
+    return value if is_reference(value) else ""
+
+
+def _private_state(state: TabState) -> TabState:
+    base = strip_secrets(state.base)[0] if state.base is not None else None
+    draft, dropped = strip_secrets(state.draft, base)
+    return replace(state, draft=draft, base=base, dropped=tuple(dict.fromkeys(dropped)))
+
+
+# --- to and from JSON -------------------------------------------------------------------
+
+
+def request_to_dict(saved: SavedRequest) -> dict[str, Any]:
+    """A JSON-ready dict of every field of ``saved``."""
+    return {
+        "name": saved.name,
+        "version": saved.version.value,
+        "binding": saved.binding.value,
+        "endpoint": saved.endpoint,
+        "method": saved.method,
+        "body": saved.body,
+        "operation_id": saved.operation_id,
+        "tags": list(saved.tags),
+        "agent_card_url": saved.agent_card_url,
+        "agent_card": saved.agent_card,
+        "tenant": saved.tenant,
+        "headers": [list(p) for p in saved.headers],
+        "query": [list(p) for p in saved.query],
+        "auth": {"kind": saved.auth.kind, "params": [list(p) for p in saved.auth.params]},
+        "extensions": list(saved.extensions),
+        "timeout": saved.timeout,
+    }
+
+
+def request_from_dict(data: Any) -> SavedRequest:
+    """The inverse of :func:`request_to_dict`.
+
+    Raises:
+        SessionError: not a saved request (wrong types, unknown version or binding).
+    """
+    if not isinstance(data, dict):
+        raise SessionError("a tab is not an object")
+    try:
+        auth = data.get("auth") or {}
+        timeout = data.get("timeout")
+        card = data.get("agent_card")
+        return SavedRequest(
+            name=_text(data, "name"),
+            version=ProtocolVersion(data["version"]),
+            binding=Binding(data["binding"]),
+            endpoint=_text(data, "endpoint"),
+            method=_text(data, "method"),
+            body=_text(data, "body"),
+            operation_id=_text(data, "operation_id"),
+            tags=tuple(str(t) for t in data.get("tags") or ()),
+            agent_card_url=_text(data, "agent_card_url"),
+            agent_card=dict(card) if isinstance(card, dict) else None,
+            tenant=_text(data, "tenant"),
+            headers=_pairs(data.get("headers")),
+            query=_pairs(data.get("query")),
+            auth=SavedAuth(str(auth.get("kind") or "none"), _pairs(auth.get("params"))),
+            extensions=tuple(str(e) for e in data.get("extensions") or ()),
+            timeout=float(timeout) if isinstance(timeout, int | float) else None,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SessionError(f"a tab cannot be read: {exc!r}") from exc
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise TypeError(f"{key} must be a string")
+    return value
+
+
+def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    out = []
+    for item in value:
+        name, text = item
+        out.append((str(name), str(text)))
+    return tuple(out)
+
+
+def state_to_dict(state: TabState) -> dict[str, Any]:
+    """One tab's JSON (secrets must already be stripped)."""
+    return {
+        "draft": request_to_dict(state.draft),
+        "base": request_to_dict(state.base) if state.base is not None else None,
+        "spec_path": state.spec_path,
+        "dirty": state.dirty,
+        "dropped": list(state.dropped),
+    }
+
+
+def state_from_dict(data: Any) -> TabState:
+    """The inverse of :func:`state_to_dict`. Raises SessionError."""
+    if not isinstance(data, dict):
+        raise SessionError("a tab is not an object")
+    base = data.get("base")
+    spec_path = data.get("spec_path")
+    return TabState(
+        draft=request_from_dict(data.get("draft")),
+        base=request_from_dict(base) if base is not None else None,
+        spec_path=spec_path if isinstance(spec_path, str) else None,
+        dirty=bool(data.get("dirty")),
+        dropped=tuple(str(d) for d in data.get("dropped") or ()),
+    )
+
+
+def dumps(session: Session) -> str:
+    """The session file's text; credential values are stripped here."""
+    data = {
+        "schema_version": SCHEMA_VERSION,
+        "current": session.current,
+        "tabs": [state_to_dict(_private_state(s)) for s in session.tabs],
+        "closed": [state_to_dict(_private_state(s)) for s in session.closed[-CLOSED_LIMIT:]],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def loads(text: str) -> tuple[Session, list[str]]:
+    """Parse a session file; a tab that cannot be read is skipped and described.
+
+    Raises:
+        SessionError: not JSON, or not a session this version understands.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SessionError(f"not JSON: {exc}") from exc
+    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+        raise SessionError("not a version 1 session file")
+    problems: list[str] = []
+    lists: dict[str, list[TabState]] = {"tabs": [], "closed": []}
+    for key, out in lists.items():
+        items = data.get(key) or []
+        if not isinstance(items, list):
+            raise SessionError(f"{key!r} is not a list")
+        for i, item in enumerate(items):
+            try:
+                out.append(state_from_dict(item))
+            except SessionError as exc:
+                problems.append(f"{key}[{i}]: {exc}")
+    current = data.get("current")
+    return Session(
+        lists["tabs"], current if isinstance(current, int) else 0, lists["closed"]
+    ), problems
+
+
+# --- the file ---------------------------------------------------------------------------
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by the user only (0600).
+
+    The temp file is created 0600 by ``mkstemp`` in the same directory, flushed and
+    synced, then renamed over ``path``; on any failure the previous file stays as it was.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save(path: Path, session: Session) -> None:
+    """Strip secrets, serialise and write ``session`` (blocking: run it in a thread).
+
+    Raises:
+        OSError: the file cannot be written (the old one is kept).
+    """
+    write_private(path, dumps(session))
+
+
+def load(path: Path) -> tuple[Session, list[str]]:
+    """Read the session at ``path``; an empty session when there is none.
+
+    A file that is not a session is moved aside (``session.json.bad-<time>``), never
+    deleted or overwritten, and reported in the problems.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Session(), []
+    except (OSError, UnicodeDecodeError) as exc:
+        return Session(), [f"Cannot read the last session ({path}): {exc}"]
+    try:
+        return loads(text)
+    except SessionError as exc:
+        aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(path, aside)
+        except OSError:
+            return Session(), [f"The last session ({path}) is unreadable: {exc}"]
+        return Session(), [f"The last session was unreadable ({exc}); it was kept as {aside}"]

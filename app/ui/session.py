@@ -1,0 +1,221 @@
+"""Keeping drafts: the session autosave and restore, and *Reopen closed tab*.
+
+:class:`SessionController` belongs to the main window. It
+
+* restores the tabs of the last session when the window is set up (their drafts, unsaved
+  markers and spec files);
+* saves the session (:mod:`app.session`: atomic, 0600, no credential values) a couple of
+  seconds after an edit, when tabs open, close or move, and on shutdown — the file work
+  runs in a worker thread;
+* keeps the last :data:`~app.session.CLOSED_LIMIT` closed tabs for *Reopen closed tab*
+  (Ctrl+Shift+T), in memory with everything they held, in the file without secrets.
+
+No dialogs: closing a tab with an unsaved draft just says in the status bar how to get it
+back (STYLE.md §5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer
+
+from app.session import CLOSED_LIMIT, Session, TabState, session_path
+from app.session import load as load_session
+from app.session import save as save_session
+from app.spec.xa2a import SavedRequest
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+    from app.ui.request_tab import RequestTab
+
+log = logging.getLogger(__name__)
+
+AUTOSAVE_MS = 2000
+"""Save this long after the first edit of a burst (bounded: typing does not postpone it)."""
+
+
+class SessionController(QObject):
+    """Session autosave/restore and the closed-tab stack of one main window."""
+
+    def __init__(self, window: MainWindow, path: Path | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.path = path if path is not None else session_path()
+        self.closed: list[TabState] = []
+        # Tabs that still hold exactly what the demo agent put in them: not worth keeping
+        # (the next start opens a fresh one pointed at the new demo agent).
+        self._disposable: dict[int, SavedRequest] = {}
+        self._timer = QTimer(self)
+        self._timer.setObjectName("sessionAutosaveTimer")
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(AUTOSAVE_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+        self._restoring = False
+        self.last_error = ""
+        tabs = window.tabs
+        tabs.tabBar().tabMoved.connect(self.schedule)
+        tabs.currentChanged.connect(self.schedule)
+
+    # --- watching tabs -------------------------------------------------------------
+
+    def watch(self, tab: RequestTab) -> None:
+        """Save the session when ``tab`` is edited."""
+        tab.edited.connect(self.schedule)
+        self.schedule()
+
+    def mark_disposable(self, tab: RequestTab) -> None:
+        """``tab`` holds only what the app generated (the demo tab): skip it while unchanged."""
+        self._disposable[id(tab)] = tab.to_saved()
+
+    def _is_disposable(self, tab: RequestTab, draft: SavedRequest) -> bool:
+        return self._disposable.get(id(tab)) == draft
+
+    def schedule(self, *_args: object) -> None:
+        """Save soon (once per burst of edits)."""
+        if not self._restoring and not self._timer.isActive():
+            self._timer.start()
+
+    # --- closing and reopening -----------------------------------------------------
+
+    def remember_closed(self, tab: RequestTab) -> None:
+        """Keep a tab that is being closed, for :meth:`reopen`, and say so."""
+        state = self.capture(tab)
+        self._disposable.pop(id(tab), None)
+        self.closed.append(state)
+        del self.closed[:-CLOSED_LIMIT]
+        name = state.title
+        if state.dirty:
+            text = f"Closed '{name}' — unsaved draft kept; Ctrl+Shift+T reopens it"
+        else:
+            text = f"Closed '{name}' — Ctrl+Shift+T reopens it"
+        self.window.statusBar().showMessage(text, 15000)
+        self._update_reopen_action()
+        self.schedule()
+
+    def reopen(self) -> RequestTab | None:
+        """Reopen the tab closed last, as it was (None when there is none)."""
+        if not self.closed:
+            return None
+        state = self.closed.pop()
+        tab = self._open(state)
+        self._update_reopen_action()
+        self.window.statusBar().showMessage(f"Reopened '{state.title}'", 5000)
+        self.schedule()
+        return tab
+
+    def _update_reopen_action(self) -> None:
+        action = getattr(self.window, "reopen_closed_action", None)
+        if action is not None:
+            action.setEnabled(bool(self.closed))
+            latest = f": {self.closed[-1].title}" if self.closed else ""
+            action.setToolTip(f"Reopen the tab closed last{latest}")
+
+    # --- capture and restore -------------------------------------------------------
+
+    def capture(self, tab: RequestTab) -> TabState:
+        """The tab's state (with its credentials: they are stripped only when written)."""
+        spec_path = getattr(tab, "spec_path", None)
+        return TabState(
+            draft=tab.to_saved(),
+            base=tab.saved_base,
+            spec_path=str(spec_path) if spec_path is not None else None,
+            dirty=tab.dirty,
+        )
+
+    def snapshot(self) -> Session:
+        """The window's tabs now, for the session file."""
+        states: list[TabState] = []
+        current = 0
+        current_tab = self.window.current_tab()
+        for tab in self.window.request_tabs():
+            state = self.capture(tab)
+            if self._is_disposable(tab, state.draft):
+                continue
+            if tab is current_tab:
+                current = len(states)
+            states.append(state)
+        return Session(states, current, list(self.closed))
+
+    def restore(self) -> int:
+        """Open the tabs of the last session; returns how many were restored."""
+        session, problems = load_session(self.path)
+        self.closed = list(session.closed)
+        self._update_reopen_action()
+        self._restoring = True
+        opened: list[RequestTab] = []
+        dropped: list[str] = []
+        try:
+            for state in session.tabs:
+                try:
+                    opened.append(self._open(state))
+                except Exception as exc:  # one bad tab must not cost the others
+                    log.exception("Cannot restore a tab")
+                    problems.append(f"A tab could not be restored: {exc}")
+                    continue
+                dropped += [f"{state.title} ({d})" for d in state.dropped]
+        finally:
+            self._restoring = False
+        if opened:
+            index = min(max(session.current, 0), len(opened) - 1)
+            self.window.tabs.setCurrentWidget(opened[index])
+        parts = [f"Restored {len(opened)} tab(s) from the last session"] if opened else []
+        if dropped:
+            parts.append(
+                "credentials are not kept in the session file; re-enter: " + ", ".join(dropped)
+            )
+        parts += problems
+        if parts:
+            self.window.statusBar().showMessage(" · ".join(parts), 15000)
+        return len(opened)
+
+    def _open(self, state: TabState) -> RequestTab:
+        window = self.window
+        tab = window.new_a2a_tab()
+        tab.restore_draft(state.draft, state.base)
+        if state.spec_path:
+            opened: Any = tab  # spec_path is the spec controller's attribute on tabs
+            opened.spec_path = Path(state.spec_path)
+        spec = getattr(window, "spec", None)
+        if spec is not None:
+            tab.variables = spec.resolver()
+        return tab
+
+    # --- saving --------------------------------------------------------------------
+
+    def _on_timer_timeout(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.get_event_loop().create_task(self._save_loop())
+
+    async def _save_loop(self) -> None:
+        self._again = True
+        while self._again:
+            self._again = False
+            await self._save_once()
+
+    async def _save_once(self) -> None:
+        session = self.snapshot()  # on the GUI thread: reads the widgets
+        try:
+            await asyncio.to_thread(save_session, self.path, session)
+        except OSError as exc:
+            self.last_error = f"Could not save the session to {self.path}: {exc}"
+            log.warning("%s", self.last_error)
+            self.window.statusBar().showMessage(self.last_error, 15000)
+        else:
+            self.last_error = ""
+
+    async def flush(self) -> None:
+        """Save now and wait for it (window shutdown)."""
+        self._timer.stop()
+        if self._task is not None and not self._task.done():
+            self._again = True
+            await self._task
+        else:
+            await self._save_once()
