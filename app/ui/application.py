@@ -80,6 +80,7 @@ async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: 
         demo.failed.connect(failed.append)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+
     def demo_tab() -> Any:
         # The tab the demo agent opened (restored session tabs may point elsewhere).
         url = demo.info.get("jsonrpc_url") if demo is not None and demo.info else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,16 +33,6 @@ from tests.helpers.bad_server import Canned, bad_server
 pytestmark = pytest.mark.gui
 
 OK_BODY = b'{"jsonrpc": "2.0", "id": null, "result": {"message": {"messageId": "m"}}}'
-
-
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
 
 
 def new_tab(window: MainWindow) -> RequestTab:

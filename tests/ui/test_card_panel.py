@@ -26,16 +26,6 @@ from tests.helpers.bad_server import Canned, bad_server
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
-
-
 def new_tab(window: MainWindow, endpoint: str = "") -> RequestTab:
     action = window.findChild(QAction, "newA2ARequestAction")
     assert action is not None

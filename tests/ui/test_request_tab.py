@@ -23,16 +23,6 @@ from tests.helpers.bad_server import Canned, bad_server
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
-
-
 def new_tab(qtbot: Any, window: MainWindow) -> RequestTab:
     """File → New request → A2A, through its action."""
     action = window.findChild(QAction, "newA2ARequestAction")

@@ -9,7 +9,7 @@ import base64
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,16 +26,6 @@ pytestmark = pytest.mark.gui
 
 # Generous: a 2-core box running other tests. Before the fix a 5 MB paste took ~2.5-3 s.
 MAX_STALL_S = 1.5
-
-
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
 
 
 class StallMeter:

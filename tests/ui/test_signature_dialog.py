@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +19,6 @@ from app.ui.signature_dialog import SignatureDialog
 from tests.ui.test_card_panel import fetch, find, new_tab, panel_of
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
 
 
 def open_dialog(qtbot: Any, panel: CardPanel) -> SignatureDialog:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +28,6 @@ from app.ui.spec_dock import EXAMPLE_SPEC, read_recent
 pytestmark = pytest.mark.gui
 # Screenshots go to $A2A_WB_SCREENSHOTS when set (to look at them), else to tmp_path.
 SHOTS_ENV = "A2A_WB_SCREENSHOTS"
-
-
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
 
 
 def tree(window: MainWindow) -> QTreeView:

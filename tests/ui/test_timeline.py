@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,17 +102,6 @@ def test_a_changed_row_copy_is_stored_queued_or_shown(qapp: Any) -> None:
 
 
 # --- the panel inside a request tab -------------------------------------------------------
-
-
-@pytest.fixture
-def window(qtbot: Any, qloop: Any) -> Iterator[MainWindow]:
-    win = MainWindow()
-    win.resize(1280, 800)
-    win.show()
-    yield win
-    qloop.run_until_complete(win.shutdown())
-    win.close_now()
-    win.deleteLater()
 
 
 def new_tab(window: MainWindow, endpoint: str, method: str, text: str) -> RequestTab:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,19 +112,12 @@ async def parse_json_bytes(body: bytes) -> tuple[Any, str]:
     return parse()
 
 
-async def send_unary(
-    client: httpx.AsyncClient,
-    call: HttpCall,
-    clock: Clock,
-    *,
-    timeout: float,
-    max_bytes: int,
-) -> AsyncIterator[ExchangeEvent]:
-    """Send ``call`` and yield RequestSent, ResponseHead, ResponseBody (or ExchangeError).
-
-    The body is read in chunks and cut at ``max_bytes`` (then an error says so and the first
-    ``max_bytes`` bytes are still yielded).
-    """
+async def open_response(
+    client: httpx.AsyncClient, call: HttpCall, clock: Clock, *, timeout: float
+) -> AsyncGenerator[ExchangeEvent | httpx.Response, None]:
+    """Build and send ``call``: yields RequestSent (as soon as it goes out), then either the
+    streamed ``httpx.Response`` (still open: the caller reads and closes it) or an
+    ExchangeError (bad URL: ``usage``; network failure: ``transport``)."""
     try:
         request = client.build_request(
             call.verb,
@@ -152,6 +145,30 @@ async def send_unary(
     except httpx.HTTPError as exc:
         message = describe_transport_error(exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
+        return
+    yield response
+
+
+async def send_unary(
+    client: httpx.AsyncClient,
+    call: HttpCall,
+    clock: Clock,
+    *,
+    timeout: float,
+    max_bytes: int,
+) -> AsyncIterator[ExchangeEvent]:
+    """Send ``call`` and yield RequestSent, ResponseHead, ResponseBody (or ExchangeError).
+
+    The body is read in chunks and cut at ``max_bytes`` (then an error says so and the first
+    ``max_bytes`` bytes are still yielded).
+    """
+    response = None
+    async for step in open_response(client, call, clock, timeout=timeout):
+        if isinstance(step, httpx.Response):
+            response = step
+        else:
+            yield step
+    if response is None:
         return
     try:
         yield head_of(response, clock)

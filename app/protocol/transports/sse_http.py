@@ -33,7 +33,6 @@ from app.protocol.events import (
     ErrorKind,
     ExchangeError,
     ExchangeEvent,
-    RequestSent,
     ResponseBody,
     ResponseHead,
     StreamItem,
@@ -45,8 +44,8 @@ from app.protocol.transports.http import (
     content_type,
     describe_transport_error,
     head_of,
+    open_response,
     parse_json_bytes,
-    raw_headers,
 )
 
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
@@ -94,33 +93,13 @@ async def send_streaming(
         with ``ExchangeError`` s after the item or body they judge.
     """
     is_jsonrpc = request_id is not None if jsonrpc is None else jsonrpc
-    try:
-        request = client.build_request(
-            call.verb,
-            call.url,
-            params=list(call.query) or None,
-            headers=list(call.headers),
-            content=call.content or None,
-        )
-    except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError) as exc:
-        yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
-        return
-    yield RequestSent(
-        clock.now(),
-        call.verb,
-        str(request.url),
-        raw_headers(request.headers),
-        call.content,
-        call.rpc_method,
-    )
-    try:
-        response = await client.send(request, stream=True)
-    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-        yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
-        return
-    except httpx.HTTPError as exc:
-        message = describe_transport_error(exc, call.url, timeout)
-        yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
+    response = None
+    async for step in open_response(client, call, clock, timeout=timeout):
+        if isinstance(step, httpx.Response):
+            response = step
+        else:
+            yield step
+    if response is None:
         return
     try:
         head = head_of(response, clock)
