@@ -70,6 +70,9 @@ class Session:
     tabs: list[TabState] = field(default_factory=list)
     current: int = 0
     closed: list[TabState] = field(default_factory=list)
+    demo: dict[str, str] = field(default_factory=dict)
+    """Where the bundled demo agent listened (``base_url``, ``grpc_target``): it gets new
+    ports at every start, and restored tabs pointed at it are moved to the new ones."""
 
 
 def session_path() -> Path:
@@ -266,6 +269,7 @@ def dumps(session: Session) -> str:
         "current": session.current,
         "tabs": [state_to_dict(_private_state(s)) for s in session.tabs],
         "closed": [state_to_dict(_private_state(s)) for s in session.closed[-CLOSED_LIMIT:]],
+        "demo": dict(session.demo),
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
@@ -294,8 +298,10 @@ def loads(text: str) -> tuple[Session, list[str]]:
             except SessionError as exc:
                 problems.append(f"{key}[{i}]: {exc}")
     current = data.get("current")
+    demo = data.get("demo")
+    demo = {str(k): str(v) for k, v in demo.items()} if isinstance(demo, dict) else {}
     return Session(
-        lists["tabs"], current if isinstance(current, int) else 0, lists["closed"]
+        lists["tabs"], current if isinstance(current, int) else 0, lists["closed"], demo
     ), problems
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from app.protocol.catalog import METHODS
 from app.protocol.events import (
     NOT_JSON,
     ExchangeEnd,
@@ -76,6 +77,8 @@ class Printer:
         self._secret_headers = tuple(secret_headers)
         self._secret_query = tuple(secret_query)
         self._head: ResponseHead | None = None
+        self._grpc = False
+        self._streaming = False
 
     def _headers(self, headers: Headers) -> Headers:
         return headers if self._reveal else mask_headers(headers, self._secret_headers)
@@ -95,6 +98,8 @@ class Printer:
         """The JSON record for ``event``, or None when it is folded into a later one."""
         match event:
             case RequestSent():
+                self._grpc = event.method == "gRPC"
+                self._streaming = any(m.streaming for m in METHODS if m.name == event.rpc_method)
                 return {
                     "event": "request",
                     "rpc_method": event.rpc_method,
@@ -107,7 +112,21 @@ class Printer:
                 }
             case ResponseHead():
                 self._head = event
-                return None
+                stream_head = self._grpc or any(
+                    name.lower() == "content-type" and "text/event-stream" in value.lower()
+                    for name, value in event.headers
+                )
+                if not (self._streaming and stream_head):
+                    return None  # folded into the response record with the body
+                # A stream has no body: its status and headers come now, the items follow.
+                return {
+                    "event": "response",
+                    "status": event.status,
+                    "reason": event.reason,
+                    "headers": headers_object(event.headers),
+                    "body": None,
+                    "elapsed_ms": round(event.t * 1000, 1),
+                }
             case ResponseBody():
                 head = self._head
                 return {
@@ -187,7 +206,11 @@ def pretty(record: dict[str, Any]) -> str:
         )
     if kind == "error":
         code = f" {record['code']}" if "code" in record else ""
-        name = f" {record['name']}" if record.get("name") else ""
+        name = (
+            f" {record['name']}"
+            if record.get("name", "") not in ("", str(record.get("code")))
+            else ""
+        )
         lines = [f"✗ {record['kind']} error{code}{name}: {record['message']}"]
         lines += [f"  {d}" for d in record.get("details", [])]
         return "\n".join(lines)

@@ -212,6 +212,7 @@ def main(argv: list[str]) -> int:
         request = request_from_args(args)
     except UsageExit as exc:
         print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
+        print(json.dumps({"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0}))
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
     auth = parse_auth(args)

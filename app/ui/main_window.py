@@ -202,6 +202,8 @@ class MainWindow(QMainWindow):
             "Agent Card: {card_url}\nJSON-RPC: {jsonrpc_url}\nREST: {rest_url}\n"
             "gRPC: {grpc_target}\nJWKS file: {jwks_path}".format_map(_Defaulting(info))
         )
+        if hasattr(self, "session"):  # restored tabs aimed at the last run's demo agent
+            self.session.remap_demo(info)
         tab = self.current_tab()
         if tab is None or tab.endpoint_edit.text() or tab.dirty:  # never overwrite a draft
             tab = self.new_a2a_tab(str(info.get("jsonrpc_url", "")), DEMO_MESSAGE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -194,7 +195,7 @@ class RequestTab(QWidget):
         self.card_panel.interface_chosen.connect(self.use_interface)
         self.card_panel.extension_toggled.connect(self._on_card_extension_toggled)
         self.card_panel.card_loaded.connect(self._on_card_loaded)
-        self.endpoint_edit.textChanged.connect(self.card_panel.follow_endpoint)
+        self.endpoint_edit.textChanged.connect(self._follow_endpoint)
         self.card_panel.follow_endpoint(endpoint)
         self.last_task_id = ""
         self.last_context_id = ""
@@ -330,6 +331,19 @@ class RequestTab(QWidget):
             timeout=base.timeout if base is not None else None,
         )
 
+    def _follow_endpoint(self, endpoint: str) -> None:
+        # A saved endpoint may be `{{baseUrl}}/`: prefill the card URL from its value.
+        if "{{" in endpoint and self.variables is not None:
+            try:
+                endpoint = self.variables.substitute(endpoint, "endpoint")
+            except Exception:  # an unset variable: nothing to prefill yet
+                return
+        self.card_panel.follow_endpoint(endpoint)
+
+    def refresh_card_url(self) -> None:
+        """Prefill the card URL again (after ``variables`` changed)."""
+        self._follow_endpoint(self.endpoint_edit.text())
+
     def load_saved(self, saved: SavedRequest) -> None:
         """Show ``saved`` exactly as it was saved (``{{variables}}`` stay as written)."""
         self.version_combo.setCurrentIndex(self.version_combo.findData(saved.version))
@@ -342,6 +356,9 @@ class RequestTab(QWidget):
         self.endpoint_edit.setText(saved.endpoint)
         self.tenant_edit.setText(saved.tenant)
         self.body_editor.setPlainText(saved.body)
+        text = _first_text(saved.body)
+        if text is not None:  # so that Generate renders the same message again
+            self.message_text_edit.setText(text)
         headers = self.headers_panel.model
         for row in reversed(range(headers.rowCount())):
             headers.remove_row(row)
@@ -746,3 +763,21 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     layout.addWidget(label)
     layout.addWidget(widget, 1)
     return box
+
+
+def _first_text(body: str) -> str | None:
+    """The first ``"text"`` string in a request body (the message text), if any."""
+    try:
+        value: Any = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            if isinstance(item.get("text"), str):
+                return str(item["text"])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None

@@ -38,6 +38,11 @@ AUTOSAVE_MS = 2000
 """Save this long after the first edit of a burst (bounded: typing does not postpone it)."""
 
 
+def _essentials(saved: SavedRequest) -> tuple[object, ...]:
+    return (saved.endpoint, saved.method, saved.version, saved.binding, saved.body,
+            saved.headers, saved.query, saved.auth, saved.tenant)  # fmt: skip
+
+
 class SessionController(QObject):
     """Session autosave/restore and the closed-tab stack of one main window."""
 
@@ -58,6 +63,7 @@ class SessionController(QObject):
         self._again = False
         self._restoring = False
         self.last_error = ""
+        self.previous_demo: dict[str, str] = {}
         tabs = window.tabs
         tabs.tabBar().tabMoved.connect(self.schedule)
         tabs.currentChanged.connect(self.schedule)
@@ -74,7 +80,26 @@ class SessionController(QObject):
         self._disposable[id(tab)] = tab.to_saved()
 
     def _is_disposable(self, tab: RequestTab, draft: SavedRequest) -> bool:
-        return self._disposable.get(id(tab)) == draft
+        generated = self._disposable.get(id(tab))
+        # Compared on what the user can change: sending, titles and ids of results don't count.
+        return generated is not None and _essentials(generated) == _essentials(draft)
+
+    def remap_demo(self, info: dict[str, Any]) -> int:
+        """Point restored tabs at the demo agent's new addresses; returns how many moved."""
+        moved = 0
+        pairs = [
+            (self.previous_demo.get(key, ""), str(info.get(key, "")))
+            for key in ("base_url", "grpc_target")
+        ]
+        for tab in self.window.request_tabs():
+            endpoint = tab.endpoint_edit.text()
+            for old, new in pairs:
+                if old and new and old != new and endpoint.startswith(old):
+                    tab.endpoint_edit.setText(new + endpoint[len(old) :])
+                    moved += 1
+                    break
+        self.previous_demo = {k: str(info.get(k, "")) for k in ("base_url", "grpc_target")}
+        return moved
 
     def schedule(self, *_args: object) -> None:
         """Save soon (once per burst of edits)."""
@@ -140,12 +165,13 @@ class SessionController(QObject):
             if tab is current_tab:
                 current = len(states)
             states.append(state)
-        return Session(states, current, list(self.closed))
+        return Session(states, current, list(self.closed), dict(self.previous_demo))
 
     def restore(self) -> int:
         """Open the tabs of the last session; returns how many were restored."""
         session, problems = load_session(self.path)
         self.closed = list(session.closed)
+        self.previous_demo = dict(session.demo)
         self._update_reopen_action()
         self._restoring = True
         opened: list[RequestTab] = []
@@ -184,6 +210,7 @@ class SessionController(QObject):
         spec = getattr(window, "spec", None)
         if spec is not None:
             tab.variables = spec.resolver()
+            tab.refresh_card_url()
         return tab
 
     # --- saving --------------------------------------------------------------------

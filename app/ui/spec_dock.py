@@ -135,7 +135,8 @@ class SpecDock(QDockWidget):
         layout.addWidget(self.tree, 1)
         self.setWidget(body)
 
-        self.tree.doubleClicked.connect(self._on_tree_double_clicked)
+        # `activated` is a double-click (or Enter) on every platform; connecting
+        # doubleClicked as well opened each request twice.
         self.tree.activated.connect(self._on_tree_double_clicked)
         self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
 
@@ -317,6 +318,7 @@ class SpecController(QObject):
         tab = self.window.new_a2a_tab()
         tab.load_saved(op.request)
         tab.variables = self.resolver()
+        tab.refresh_card_url()
         tab.spec_path = self.document.path if self.document else None
         return tab
 
@@ -351,13 +353,14 @@ class SpecController(QObject):
     # --- saving --------------------------------------------------------------------
 
     def target_for(self, tab: Any) -> Path | None:
-        """Where Ctrl+S writes ``tab``: its spec, else the open (editable) spec."""
+        """Where Ctrl+S writes ``tab``: its spec, else the open (editable) spec; None (ask the
+        user) when that is the example bundled with the app, which is never written to."""
         path = getattr(tab, "spec_path", None)
-        if path is not None:
-            return Path(path)
-        if self.document is not None and self.document.path and not self.document.read_only:
-            return self.document.path
-        return None
+        if path is None and self.document is not None and not self.document.read_only:
+            path = self.document.path
+        if path is None or _same_file(Path(path), EXAMPLE_SPEC):
+            return None
+        return Path(path)
 
     def save_tab(self, tab: Any, path: Path | None = None, *, force: bool = False) -> list[str]:
         """Save ``tab`` into the spec at ``path`` (or :meth:`target_for`), blocking.
@@ -476,6 +479,13 @@ class SpecController(QObject):
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self.window)
         box.setObjectName("specMessageBox")
         box.open()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -112,6 +113,10 @@ class TimelinePanel(QWidget):
         )
         self.ending_label = QLabel("")
         self.ending_label.setObjectName("timelineEndingLabel")
+        # Long endings ("closed by server while the task was still active") must wrap, not
+        # widen the whole window.
+        self.ending_label.setWordWrap(True)
+        self.ending_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         self.stop_button = QPushButton("Stop")
         self.stop_button.setObjectName("stopButton")

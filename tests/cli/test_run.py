@@ -55,7 +55,11 @@ def test_run_sends_every_saved_request_of_the_example_in_file_order(
     order = list(dict.fromkeys(r["operation"] for r in records))
     assert order == [op.request.operation_id for op in load(EXAMPLE).operations()]
     responses = [r for r in records if r["event"] == "response"]
-    assert all("Sum: 42" in json.dumps(r["body"]) for r in responses)
+    streamed_heads = [r for r in responses if r["body"] is None]  # a stream's status line
+    assert {r["operation"] for r in streamed_heads} == {
+        op for op in order if op.startswith("stream-progress")
+    }
+    assert all("Sum: 42" in json.dumps(r["body"]) for r in responses if r["body"] is not None)
     streamed = {r["operation"] for r in records if r["event"] == "item"}
     assert streamed == {op for op in order if op.startswith("stream-progress")}
 

@@ -149,7 +149,8 @@ def test_a_5_mib_body_is_received_whole() -> None:
 def test_usage_errors_exit_3(args: list[str], needle: str) -> None:
     code, lines = send("http://127.0.0.1:9/", *args, stdin="{oops")
     assert code == 3
-    assert lines == [by_event(lines, "error")[0]]
+    assert [line["event"] for line in lines] == ["error", "end"]
+    assert lines[-1]["outcome"] == "usage_error"
     assert needle in lines[0]["message"]
 
 
