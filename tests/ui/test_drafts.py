@@ -229,3 +229,35 @@ def test_the_demo_tab_does_not_overwrite_a_restored_draft(
     close_window(qloop, second)
     third = windows()
     assert [t.body_editor.toPlainText() for t in third.request_tabs()] == [DRAFT]
+
+
+def test_restored_tabs_follow_the_demo_agent_to_its_new_ports(
+    qtbot: Any, qloop: Any, windows: Callable[[], MainWindow]
+) -> None:
+    first = windows()
+    old = {"jsonrpc_url": "http://127.0.0.1:1111/", "base_url": "http://127.0.0.1:1111",
+           "grpc_target": "127.0.0.1:2222"}  # fmt: skip
+    first.on_demo_ready(old)
+    demo = first.current_tab()
+    assert demo is not None
+    demo.send_button.click()  # sending alone does not make the demo tab worth keeping
+    qloop.run_until_complete(demo.shutdown())
+    rest = edit_tab(first, DRAFT)
+    rest.endpoint_edit.setText("http://127.0.0.1:1111/rest")
+    grpc = edit_tab(first, DRAFT)
+    grpc.endpoint_edit.setText("127.0.0.1:2222")
+    close_window(qloop, first)
+
+    second = windows()
+    assert [t.endpoint_edit.text() for t in second.request_tabs()] == [
+        "http://127.0.0.1:1111/rest",
+        "127.0.0.1:2222",
+    ]
+    new = {"jsonrpc_url": "http://127.0.0.1:3333/", "base_url": "http://127.0.0.1:3333",
+           "grpc_target": "127.0.0.1:4444"}  # fmt: skip
+    second.on_demo_ready(new)
+    assert [t.endpoint_edit.text() for t in second.request_tabs()] == [
+        "http://127.0.0.1:3333/rest",
+        "127.0.0.1:4444",
+        "http://127.0.0.1:3333/",
+    ]

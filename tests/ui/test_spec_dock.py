@@ -75,12 +75,17 @@ def test_double_click_opens_the_request_exactly_as_saved(qtbot: Any, window: Mai
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     tab = window.current_tab()
     assert isinstance(tab, RequestTab)
+    assert len(window.request_tabs()) == 1  # one double-click, one tab
     saved = load(EXAMPLE_SPEC).find("sum-numbers-0-3-http-json")
     assert saved is not None
     assert tab.to_saved() == saved.request
+    assert tab.message_text_edit.text() == "12 30"  # Generate renders the same message
+    # The bundled example is never written: Ctrl+S asks for a file instead.
+    assert window.spec.target_for(tab) is None
     assert tab.endpoint_edit.text() == "{{baseUrl}}/rest"
     assert window.tabs.tabText(window.tabs.currentIndex()) == "Sum numbers (0.3 HTTP+JSON)"
     assert not tab.dirty
+    assert window.spec.target_for(window.new_a2a_tab("http://127.0.0.1:9/")) is None
 
 
 def test_save_to_spec_marks_unsaved_tabs_and_writes_no_secret(
