@@ -8,7 +8,6 @@ become :class:`ExchangeError` events (kind ``transport``), never exceptions.
 from __future__ import annotations
 
 import asyncio
-import json
 import ssl
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
+from app.protocol.jsonparse import parse_json
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -95,21 +95,11 @@ def raw_headers(headers: httpx.Headers) -> Headers:
 async def parse_json_bytes(body: bytes) -> tuple[Any, str]:
     """``(value, "")`` or ``(NOT_JSON, reason)``; big bodies are parsed off the event loop."""
 
-    def parse() -> tuple[Any, str]:
-        try:
-            return json.loads(body), ""
-        except UnicodeDecodeError as exc:
-            return NOT_JSON, f"not UTF-8 text: {exc.reason} at byte {exc.start}"
-        except json.JSONDecodeError as exc:
-            return NOT_JSON, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        except RecursionError:
-            return NOT_JSON, "nested too deeply to parse"
-
     if not body.strip():
         return NOT_JSON, "empty body"
     if len(body) > _THREADED_PARSE_BYTES:
-        return await asyncio.to_thread(parse)
-    return parse()
+        return await asyncio.to_thread(parse_json, body)
+    return parse_json(body)
 
 
 async def open_response(

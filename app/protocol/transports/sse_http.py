@@ -19,12 +19,10 @@ the response once and returns the connection to the pool.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
 import httpx
-import orjson
 
 from app.protocol.clock import Clock
 from app.protocol.errors import describe_details, jsonrpc_error_name
@@ -37,6 +35,7 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
+from app.protocol.jsonparse import parse_json
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
 from app.protocol.sse import SseDecoder, SseEvent
 from app.protocol.transports.http import (
@@ -51,13 +50,6 @@ from app.protocol.transports.http import (
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024
 _SNIPPET_BYTES = 300
-# orjson reads integers beyond 64 bits as floats: text with 19+ digits in a row goes to json.
-# (Found by mapping every digit to "9" and anything else to a space: a regular expression
-# takes twice as long as orjson's parse.)
-_DIGITS_ONLY = bytes.maketrans(
-    bytes(range(256)), bytes(57 if 48 <= b <= 57 else 32 for b in range(256))
-)
-_LONG_DIGITS = b"9" * 19
 
 
 def is_event_stream(content_type_value: str) -> bool:
@@ -199,18 +191,7 @@ def parse_text(data: str) -> tuple[Any, str]:
     """
     if not data.strip():
         return NOT_JSON, "empty data"
-    encoded = data.encode("utf-8", "surrogatepass")
-    if _LONG_DIGITS not in encoded.translate(_DIGITS_ONLY):
-        try:
-            return orjson.loads(encoded), ""
-        except orjson.JSONDecodeError:
-            pass  # the standard library decides (and words the error)
-    try:
-        return json.loads(data), ""
-    except json.JSONDecodeError as exc:
-        return NOT_JSON, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
-    except RecursionError:
-        return NOT_JSON, "nested too deeply to parse"
+    return parse_json(data)
 
 
 async def _plain_body(
