@@ -161,20 +161,7 @@ class Printer:
                     item["json_error"] = event.json_error
                 return item
             case ExchangeError():
-                rec: dict[str, Any] = {
-                    "event": "error",
-                    "kind": event.kind.value,
-                    "message": event.message,
-                }
-                if event.code is not None:
-                    rec["code"] = event.code
-                if event.name:
-                    rec["name"] = event.name
-                if event.data is not None:
-                    rec["data"] = event.data
-                if event.details:
-                    rec["details"] = list(event.details)
-                return rec
+                return {"event": "error", **event.as_record()}
             case ExchangeEnd():
                 return {
                     "event": "end",

@@ -131,6 +131,22 @@ class ExchangeError:
     trailers: Headers = ()
     """gRPC trailing metadata of a failed call (binary values base64); empty for HTTP."""
 
+    def as_record(self) -> dict[str, Any]:
+        """This error as a JSON-able object: ``kind``, ``message``, and ``code``, ``name``,
+        ``data``, ``details``, ``trailers`` where present (CLI ``error`` events, JSON views)."""
+        record: dict[str, Any] = {"kind": self.kind.value, "message": self.message}
+        if self.code is not None:
+            record["code"] = self.code
+        if self.name:
+            record["name"] = self.name
+        if self.data is not None:
+            record["data"] = self.data
+        if self.details:
+            record["details"] = list(self.details)
+        if self.trailers:
+            record["trailers"] = [list(pair) for pair in self.trailers]
+        return record
+
 
 @dataclass(frozen=True, slots=True)
 class ExchangeEnd:

@@ -84,23 +84,6 @@ def error_text(error: ExchangeError) -> str:
     return "\n".join(lines)
 
 
-def error_record(error: ExchangeError) -> dict[str, Any]:
-    """An error as a JSON-able object (for views that show JSON)."""
-    record: dict[str, Any] = {"kind": error.kind.value, "message": error.message}
-    if error.code is not None:
-        record["code"] = error.code
-    if error.name:
-        record["name"] = error.name
-    if error.details:
-        record["details"] = list(error.details)
-    if error.data is not None:
-        record["data"] = error.data
-    trailers = getattr(error, "trailers", ())
-    if trailers:
-        record["trailers"] = [list(pair) for pair in trailers]
-    return record
-
-
 def size_text(n: int) -> str:
     """Bytes in B / KiB / MiB."""
     if n < 1024:

@@ -15,7 +15,6 @@ from app.protocol.events import (
 )
 from app.protocol.secrets import mask_headers
 from app.ui.formatting import (
-    error_record,
     error_text,
     headers_text,
     pretty_json,
@@ -145,5 +144,5 @@ class ResponseView(QWidget):
         self.status_label.setStyleSheet(_OK_STYLE if ok else _ERR_STYLE)
         if not ok and not self.pretty_view.toPlainText() and self._error_events:
             # No body (gRPC errors, refused connections): show the error itself as JSON.
-            self.pretty_view.set_text(pretty_json([error_record(e) for e in self._error_events]))
+            self.pretty_view.set_text(pretty_json([e.as_record() for e in self._error_events]))
             self.tabs.setCurrentWidget(self.pretty_view)

@@ -309,7 +309,7 @@ class TimelinePanel(QWidget):
                 ItemKind.ERROR,
                 self.task_id,
                 summary=" ".join(error_text(error).split()),
-                data=_error_json(error),
+                data=error.as_record(),
                 connection=self._connection,
             )
         )
@@ -488,16 +488,3 @@ def _id_edit(name: str, placeholder: str) -> QLineEdit:
     edit.setPlaceholderText(placeholder)
     edit.setToolTip(f"The {placeholder} seen in the stream (select to copy)")
     return edit
-
-
-def _error_json(error: ExchangeError) -> object:
-    record: dict[str, object] = {"kind": error.kind.value, "message": error.message}
-    if error.code is not None:
-        record["code"] = error.code
-    if error.name:
-        record["name"] = error.name
-    if error.data is not None:
-        record["data"] = error.data
-    if error.details:
-        record["details"] = list(error.details)
-    return record
