@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.protocol.errors import describe_details, jsonrpc_error_name
+from app.protocol.events import ErrorKind, ExchangeError
 
 
 def new_request_id() -> str:
@@ -40,6 +41,13 @@ class RpcError:
     name: str
     data: Any
     details: tuple[str, ...]
+
+    def as_error(self, t: float) -> ExchangeError:
+        """This error response as an ``rpc`` exchange error at time ``t``."""
+        return ExchangeError(
+            t, ErrorKind.RPC, self.message or "(no message)", self.code, self.name, self.data,
+            self.details,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,3 +206,20 @@ def head_of(response: httpx.Response, clock: Clock) -> ResponseHead:
 def content_type(response: httpx.Response) -> str:
     """The response's Content-Type header value, or ``""``."""
     return response.headers.get("content-type", "")
+
+
+_SNIPPET_BYTES = 300
+
+
+def snippet(raw: bytes) -> str:
+    """The start of ``raw`` as one readable text, ``…`` when cut (for error messages)."""
+    text = raw[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
+    return text + ("…" if len(raw) > _SNIPPET_BYTES and text else "")
+
+
+def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError:
+    """An error status without a decodable error object: status line plus the body's start."""
+    message = f"HTTP {head.status} {head.reason}".strip()
+    if text := snippet(body.body):
+        message += f": {text}"
+    return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)

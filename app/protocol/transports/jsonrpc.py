@@ -25,11 +25,9 @@ from app.protocol.events import (
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
 from app.protocol.request import A2ARequest, header_value, parse_body
 from app.protocol.results import check_result
-from app.protocol.transports.http import HttpCall, send_unary
+from app.protocol.transports.http import HttpCall, http_error, send_unary
 from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
-
-_SNIPPET_BYTES = 300
 
 
 def default_headers(request: A2ARequest, *, streaming: bool) -> Headers:
@@ -123,7 +121,7 @@ def judge_body(
     ok_status = 200 <= head.status < 300
     if body.json is NOT_JSON:
         if not ok_status:
-            return _http_error(head, body, clock)
+            return http_error(head, body, clock)
         return ExchangeError(
             clock.now(),
             ErrorKind.PROTOCOL,
@@ -132,31 +130,14 @@ def judge_body(
         )
     outcome = classify_response(body.json, request_id)
     if isinstance(outcome, RpcError):
-        return ExchangeError(
-            clock.now(),
-            ErrorKind.RPC,
-            outcome.message or "(no message)",
-            outcome.code,
-            outcome.name,
-            outcome.data,
-            outcome.details,
-        )
+        return outcome.as_error(clock.now())
     if not ok_status:
-        return _http_error(head, body, clock)
+        return http_error(head, body, clock)
     if isinstance(outcome, RpcMalformed):
         return ExchangeError(
             clock.now(), ErrorKind.PROTOCOL, f"Not a valid JSON-RPC response: {outcome.reason}"
         )
     return None
-
-
-def _http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError:
-    snippet = body.body[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
-    more = "…" if len(body.body) > _SNIPPET_BYTES else ""
-    message = f"HTTP {head.status} {head.reason}".strip()
-    if snippet:
-        message += f": {snippet}{more}"
-    return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)
 
 
 def version_header(headers: Headers) -> str | None:

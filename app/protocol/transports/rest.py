@@ -36,11 +36,10 @@ from app.protocol.request import A2ARequest, parse_body
 from app.protocol.rest_route import RestRoute, build_route
 from app.protocol.results import allows_empty_body, check_result
 from app.protocol.transports.http import HttpCall, send_unary
+from app.protocol.transports.http import http_error as plain_http_error
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
-
-_SNIPPET_BYTES = 300
 
 
 def method_spec(request: A2ARequest) -> MethodSpec:
@@ -237,9 +236,4 @@ def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> Exchange
             str(value.get("type") or head.reason),
             value,
         )
-    snippet = body.body[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
-    more = "…" if len(body.body) > _SNIPPET_BYTES else ""
-    message = f"HTTP {head.status} {head.reason}".strip()
-    if snippet:
-        message += f": {snippet}{more}"
-    return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)
+    return plain_http_error(head, body, clock)

@@ -43,13 +43,14 @@ from app.protocol.transports.http import (
     content_type,
     describe_transport_error,
     head_of,
+    http_error,
     open_response,
     parse_json_bytes,
+    snippet,
 )
 
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024
-_SNIPPET_BYTES = 300
 
 
 def is_event_stream(content_type_value: str) -> bool:
@@ -261,15 +262,7 @@ def judge_item(
             return None  # a well-formed result for our request: the usual case, quickly
         outcome = classify_response(value, request_id)
         if isinstance(outcome, RpcError):
-            return ExchangeError(
-                clock.now(),
-                ErrorKind.RPC,
-                outcome.message or "(no message)",
-                outcome.code,
-                outcome.name,
-                outcome.data,
-                outcome.details,
-            )
+            return outcome.as_error(clock.now())
         if item.sse_event == "error":
             return _event_error(item, clock)
         if isinstance(outcome, RpcMalformed):
@@ -288,9 +281,8 @@ def judge_item(
 
 
 def _event_error(item: StreamItem, clock: Clock) -> ExchangeError:
-    snippet = item.raw[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
     return ExchangeError(
-        clock.now(), ErrorKind.RPC, f"Error event #{item.seq}: {snippet}", data=item.json
+        clock.now(), ErrorKind.RPC, f"Error event #{item.seq}: {snippet(item.raw)}", data=item.json
     )
 
 
@@ -335,11 +327,7 @@ def _judge_plain(
     if error is not None:
         return error
     if not ok_status:
-        snippet = body.body[:_SNIPPET_BYTES].decode("utf-8", "replace").strip()
-        message = f"HTTP {head.status} {head.reason}".strip()
-        if snippet:
-            message += f": {snippet}"
-        return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)
+        return http_error(head, body, clock)
     return ExchangeError(
         clock.now(),
         ErrorKind.PROTOCOL,
