@@ -35,11 +35,11 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
+from app.protocol.http import new_client
 from app.protocol.request import A2ARequest, check_request
 from app.protocol.secrets import mask_url_query, redact, secret_values
 from app.protocol.stream_items import classify_item
 from app.protocol.transports import grpc, jsonrpc, rest
-from app.protocol.transports.http import new_client
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Mapping
 
 from app.protocol.catalog import find_method, grpc_method
-from app.protocol.transports.http import HttpCall
+from app.protocol.http import HttpCall
 from app.protocol.types import Binding
 from app.spec.requests import to_a2a_request
 from app.spec.variables import VARIABLE, Resolver, env_name, references

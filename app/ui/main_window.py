@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
     def http_client(self) -> httpx.AsyncClient:
         """The window's shared AsyncClient, created inside the running loop on first use."""
         if self._http is None:
-            from app.protocol.transports.http import new_client
+            from app.protocol.http import new_client
 
             self._http = new_client(30.0, self._tls or True)
         return self._http

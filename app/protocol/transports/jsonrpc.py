@@ -22,10 +22,10 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
+from app.protocol.http import HttpCall, http_error, send_unary
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
 from app.protocol.request import A2ARequest, header_value, parse_body
 from app.protocol.results import check_result
-from app.protocol.transports.http import HttpCall, http_error, send_unary
 from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 

@@ -32,11 +32,11 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
+from app.protocol.http import HttpCall, send_unary
+from app.protocol.http import http_error as plain_http_error
 from app.protocol.request import A2ARequest, parse_body
 from app.protocol.rest_route import RestRoute, build_route
 from app.protocol.results import allows_empty_body, check_result
-from app.protocol.transports.http import HttpCall, send_unary
-from app.protocol.transports.http import http_error as plain_http_error
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion

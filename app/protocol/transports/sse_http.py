@@ -35,10 +35,7 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.jsonparse import parse_json
-from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
-from app.protocol.sse import SseDecoder, SseEvent
-from app.protocol.transports.http import (
+from app.protocol.http import (
     HttpCall,
     content_type,
     describe_transport_error,
@@ -48,6 +45,9 @@ from app.protocol.transports.http import (
     parse_json_bytes,
     snippet,
 )
+from app.protocol.jsonparse import parse_json
+from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
+from app.protocol.sse import SseDecoder, SseEvent
 
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024
