@@ -17,12 +17,15 @@ import ctypes
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class SystemLibrary:
-    """A shared library by soname, with the package that provides it per distribution."""
+class SystemLibrary(NamedTuple):
+    """A shared library by soname, with the package that provides it per distribution.
+
+    (A NamedTuple, not a dataclass: this runs before the first paint, which does not
+    otherwise import :mod:`dataclasses`.)
+    """
 
     soname: str
     debian: str
