@@ -4,23 +4,36 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JS_PEER := tests/peers/js
+# The PyInstaller bundle is built in a venv of its own so that .venv stays as `make test` uses it.
+BUNDLE_VENV  := .venv-bundle
+BUNDLE_PY    := $(BUNDLE_VENV)/bin/python
+BUNDLE_STAMP := $(BUNDLE_VENV)/.installed
+BUNDLE_EXE   := dist/a2a-workbench/a2a-workbench
 
-.PHONY: run test lint typecheck contracts unit install clean bench
+.PHONY: run test lint typecheck contracts unit install clean bench bundle
 
+# Not --quiet: a first install takes about a minute and pip's own lines show its progress.
 $(STAMP): pyproject.toml
+	@echo "==> [1/3] Python virtualenv $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@echo "==> [2/3] Upgrading pip"
+	$(PY) -m pip install --upgrade pip
+	@echo "==> [3/3] Installing the app and its test tools into $(VENV) (about a minute the first time)"
 	# compat: a plain .pth path entry; the default import-hook finder costs ~35 ms at start-up.
-	$(PY) -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
+	$(PY) -m pip install -e '.[test,bench]' --config-settings editable_mode=compat
 	touch $(STAMP)
+	@echo "==> $(VENV) is ready"
 
 install: $(STAMP)
 
 $(JS_PEER)/node_modules/.installed: $(JS_PEER)/package.json $(JS_PEER)/package-lock.json
+	@echo "==> Installing the JavaScript test peer ($(JS_PEER))"
 	cd $(JS_PEER) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The app checks for Qt's system libraries itself before it opens a window (app/preflight.py).
 run: $(STAMP)
+	@echo "==> Starting A2A Workbench with the bundled demo agent"
 	$(VENV)/bin/a2a-workbench
 
 lint: $(STAMP)
@@ -38,6 +51,22 @@ unit: $(STAMP) $(JS_PEER)/node_modules/.installed
 
 test: lint contracts typecheck unit
 
+$(BUNDLE_STAMP): pyproject.toml
+	@echo "==> [1/2] Python virtualenv $(BUNDLE_VENV) for PyInstaller"
+	test -x $(BUNDLE_PY) || $(PYTHON) -m venv $(BUNDLE_VENV)
+	$(BUNDLE_PY) -m pip install --upgrade pip
+	@echo "==> [2/2] Installing the app's dependencies and PyInstaller into $(BUNDLE_VENV)"
+	$(BUNDLE_PY) -m pip install '.[bundle]'
+	touch $@
+
+# One-folder desktop bundle in dist/a2a-workbench/, smoke-tested offscreen (packaging/README.md).
+bundle: $(BUNDLE_STAMP)
+	@echo "==> Building $(BUNDLE_EXE) with PyInstaller"
+	$(BUNDLE_VENV)/bin/pyinstaller --noconfirm --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/a2a-workbench.spec
+	@echo "==> Smoke-testing the bundle (offscreen)"
+	QT_QPA_PLATFORM=offscreen $(BUNDLE_PY) packaging/smoke.py $(BUNDLE_EXE)
+
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py
 	QT_QPA_PLATFORM=offscreen $(PY) bench/large_body.py
@@ -45,4 +74,5 @@ bench: $(STAMP)
 	$(PY) bench/spec.py
 
 clean:
-	rm -rf $(VENV) $(JS_PEER)/node_modules .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(BUNDLE_VENV) $(JS_PEER)/node_modules .pytest_cache .mypy_cache .ruff_cache \
+		build dist

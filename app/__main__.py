@@ -33,6 +33,12 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"a2a-workbench {__version__}")
         return 0
+    # Before Qt is imported: a missing system library would abort it with a cryptic error.
+    from app.preflight import gui_problem
+
+    if (problem := gui_problem()) is not None:
+        print(problem, file=sys.stderr)
+        return 1
     # Imported late so that headless subcommands never load Qt.
     from app.ui.application import run_gui
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.resources import example_spec
 from app.spec.document import (
     OPENAPI_VERSION,
     SavedOperation,
@@ -206,7 +207,7 @@ def write_recent(path: Path, items: list[str]) -> None:
     atomic_write(path, json.dumps(body, indent=2) + "\n")
 
 
-EXAMPLE_SPEC = Path(__file__).resolve().parents[2] / "resources/examples/demo-agent.a2a.yaml"
+EXAMPLE_SPEC = example_spec()
 """The example document for the demo agent, opened at start-up (``make run``)."""
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from app.protocol import exchange
 from app.protocol.events import ResponseBody
+from app.resources import example_spec
 from app.spec.document import load
 from app.spec.requests import to_a2a_request
 from app.spec.snippets import curl
@@ -25,7 +26,7 @@ from app.spec.xa2a import secret_scope
 pytestmark = pytest.mark.peer
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "resources/examples/demo-agent.a2a.yaml"
+EXAMPLE = example_spec()
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, list[dict[str, Any]], str]:

@@ -15,11 +15,12 @@ from openapi_spec_validator import validate
 from app.protocol.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
+from app.resources import example_spec
 from app.spec import document
 from app.spec.document import SpecDocument, SpecError, load, loads
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "resources/examples/demo-agent.a2a.yaml"
+EXAMPLE = example_spec()
 SECRETS = ("s3cr3t-bearer-token", "hunter2-password", "api-key-value-123", "cookie-secret")
 
 
