@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.card_diff import diff_public_extended, diff_summary
+from app.protocol.card.diff import diff_public_extended, diff_summary
 from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import NOT_JSON, ExchangeError, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest, render_body

@@ -2,7 +2,7 @@
 
 Non-modal (STYLE.md §5: no ``exec()`` under qasync). Nothing is fetched: the pasted JWKS is
 the only trust root; ``jku``/``x5u`` are shown as text. Verification itself is
-``app.protocol.jws.verify_card``; this dialog only collects input and shows the verdicts and
+``app.protocol.card.verify.verify_card``; this dialog only collects input and shows the verdicts and
 diagnostics (canonical payload bytes per profile, members the signature does not cover,
 headers, notes).
 
@@ -50,16 +50,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.jws import (
-    CardStatus,
-    CardVerification,
-    Jwks,
-    JwksError,
-    Profile,
-    ProfileMode,
-    parse_jwks,
-    verify_card,
-)
+from app.protocol.card.canonical import Profile
+from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
+from app.protocol.card.verify import CardStatus, CardVerification, ProfileMode, verify_card
 from app.ui.card_models import VerdictModel
 from app.ui.widgets import CodeView
 

@@ -1,4 +1,4 @@
-"""Public card discovery against a loopback HTTP server of our own (issue 5, Discovery)."""
+"""Public card discovery against a loopback HTTP server of our own."""
 
 from __future__ import annotations
 
@@ -12,12 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.protocol.card_fetch import (
-    CardCache,
-    fetch_card,
-    parse_card_json,
-    resolve_card_url,
-)
+from app.protocol.card.fetch import CardCache, fetch_card, resolve_card_url
+from app.protocol.card.parse import parse_card_json
 
 CARD = {"name": "Loopback", "description": "d", "version": "1"}
 CARD_BYTES = json.dumps(CARD).encode()
