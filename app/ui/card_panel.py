@@ -342,7 +342,10 @@ class CardPanel(QWidget):
         timing = f"{result.elapsed_ms:.0f} ms"
         outcome = reading.outcome
         if outcome is ReadOutcome.FAILED:
-            self._set_status(status or "Error", f"{result.error} · {result.card_url}", _ERR)
+            error = reading.error
+            # Transport errors name the URL themselves (the bindings' wording).
+            where = "" if result.card_url in error else f" · {result.card_url}"
+            self._set_status(status or "Error", f"{error}{where}", _ERR)
             self._show_raw_only(result.raw, result.card_url)
         elif outcome is ReadOutcome.UNCHANGED:
             validators = ", ".join(
