@@ -7,7 +7,7 @@ Usage::
 
 A URL is fetched with ``fetch_card`` (no credentials, no redirects, ≤1 MiB) and
 ``A2A-Version: 1.0`` by default, because servers shape the card by that header and the
-1.0 card is the one signers sign (PEERS.md 12). Nothing else is fetched: ``jku``/``x5u``
+1.0 card is the one signers sign (docs/PEERS.md). Nothing else is fetched: ``jku``/``x5u``
 are printed, never followed.
 
 ``jsonl`` output: one ``{"event": "signature", ...}`` line per ``signatures[]`` entry (plus
@@ -28,15 +28,15 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from app.protocol.card_fetch import CardFetchResult, fetch_card, parse_card_json
-from app.protocol.jws import (
+from app.protocol.card.fetch import fetch_card
+from app.protocol.card.jwks import JwksError, parse_jwks
+from app.protocol.card.read import ReadOutcome, read_card
+from app.protocol.card.verify import (
     CardStatus,
     CardVerification,
-    JwksError,
     ProfileMode,
     SignatureResult,
     Verdict,
-    parse_jwks,
     verify_card,
 )
 
@@ -82,39 +82,36 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
     source: str = args.card
-    if source.startswith(("http://", "https://")):
-        version = None if args.a2a_version.lower() == "none" else args.a2a_version
-        result: CardFetchResult = asyncio.run(
-            fetch_card(source, a2a_version=version, timeout=args.timeout)
-        )
-        if result.error:
-            raise UsageError(f"card not fetched from {result.card_url}: {result.error}")
-        if result.redirect_location:
+    if not source.startswith(("http://", "https://")):
+        reading = read_card(Path(source), max_bytes=None)
+        if reading.outcome is ReadOutcome.FAILED:
+            raise UsageError(f"cannot read card file {source}: {reading.error}")
+        if err := reading.parse_error:
             raise UsageError(
-                f"card not fetched: HTTP {result.status} redirect to "
-                f"{result.redirect_location} (redirects are not followed)"
-            )
-        if result.status != 200:
-            hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
-            raise UsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
-        if result.parse_error:
-            err = result.parse_error
-            raise UsageError(
-                f"card from {result.card_url} is not JSON: {err.message} "
+                f"card file {source} is not JSON: {err.message} "
                 f"(line {err.line}, column {err.column})"
             )
-        return result.json, result.card_url
-    try:
-        raw = Path(source).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read card file {source}: {exc.strerror or exc}") from exc
-    value, error, _ = parse_card_json(raw)
-    if error:
+        return reading.card, source
+    version = None if args.a2a_version.lower() == "none" else args.a2a_version
+    result = asyncio.run(fetch_card(source, a2a_version=version, timeout=args.timeout))
+    reading = read_card(result)
+    if reading.outcome is ReadOutcome.FAILED:
+        raise UsageError(f"card not fetched from {result.card_url}: {reading.error}")
+    if reading.outcome is ReadOutcome.REDIRECT and result.redirect_location:
         raise UsageError(
-            f"card file {source} is not JSON: {error.message} "
-            f"(line {error.line}, column {error.column})"
+            f"card not fetched: HTTP {result.status} redirect to "
+            f"{result.redirect_location} (redirects are not followed)"
         )
-    return value, source
+    # Only a plain 200 is a card to verify here; any other status is reported as it is.
+    if result.status != 200:
+        hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
+        raise UsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
+    if err := reading.parse_error:
+        raise UsageError(
+            f"card from {result.card_url} is not JSON: {err.message} "
+            f"(line {err.line}, column {err.column})"
+        )
+    return reading.card, reading.source
 
 
 def _signature_record(result: SignatureResult) -> dict[str, Any]:

@@ -30,17 +30,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.card_diff import CardDiffEntry, DiffKind
-from app.protocol.card_model import (
-    CardProblem,
+from app.protocol.card.diff import CardDiffEntry, DiffKind
+from app.protocol.card.shape import CardProblem, Severity
+from app.protocol.card.verify import SignatureResult, Verdict
+from app.protocol.card.view import (
     ExtensionView,
     InterfaceView,
     SecuritySchemeView,
-    Severity,
     SignatureView,
     SkillView,
 )
-from app.protocol.jws import SignatureResult, Verdict
 
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()

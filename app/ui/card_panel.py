@@ -2,9 +2,9 @@
 
 Discovery (``fetch_card``: no credentials, no redirects, ≤1 MiB, a deadline, optional
 ``A2A-Version``, conditional refetch through ``CardCache``), the card as the user reads it
-(identity, shape, interfaces with *Use this interface*, capabilities, skills, security,
-extensions, signatures, validation problems, the raw bytes), *Get extended card* with a
-diff, and *Verify signature…*.
+(:class:`~app.ui.card_readout.CardReadout`), *Get extended card* with a diff, and *Verify
+signature…*. What a fetch or a file means (card, redirect, 304, no card, failure) and what
+the card reads as come from :mod:`app.protocol.card.read`, as for the CLI; the panel words it.
 
 The panel never touches the tab's settings itself: it emits ``interface_chosen`` (the only
 way the tab's endpoint, binding, version and tenant change from a card),
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,71 +25,34 @@ from urllib.parse import urlsplit
 import httpx
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.protocol import exchange
-from app.protocol.card_fetch import (
+from app.protocol.card.fetch import (
     DEFAULT_MAX_BYTES,
     CardCache,
     CardFetchResult,
     fetch_card,
-    parse_card_json,
     resolve_card_url,
 )
-from app.protocol.card_model import (
-    CardProblem,
-    CardShape,
-    CardView,
-    Severity,
-    detect_shape,
-    normalize_card,
-    validate_card,
-)
+from app.protocol.card.read import CardRead, ReadOutcome, examine, read_bytes, read_card
+from app.protocol.card.shape import CardProblem
+from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest
-from app.ui.card_models import (
-    CardExtensionsModel,
-    InterfacesModel,
-    ProblemsModel,
-    RowsModel,
-    SchemesModel,
-    SignaturesModel,
-    SkillsModel,
-    UseButtonDelegate,
-    requirements_text,
-)
-from app.ui.extended_card import ExtendedCardView, extended_card_request
+from app.ui.card_readout import CardReadout
+from app.ui.extended_card import extended_card_request
 from app.ui.signature_dialog import SignatureDialog
-from app.ui.widgets import CodeView
-
-log = logging.getLogger(__name__)
 
 FETCH_TIMEOUT_S = 10.0
-
-SHAPE_TEXT = {
-    CardShape.V1_0: "pure 1.0 — supportedInterfaces, no 0.3 fields",
-    CardShape.V0_3: "pure 0.3 — url + preferredTransport + additionalInterfaces",
-    CardShape.HYBRID: (
-        "hybrid — a 1.0 card with the 0.3 mirror fields merged in (as the Python SDK "
-        "serves it); a 1.0 signature does not cover the 0.3 fields"
-    ),
-    CardShape.NOT_A_CARD: "not a card — the document is not a JSON object",
-}
 
 _OK = "color: white; background: #2e7d32; border-radius: 4px; padding: 2px 8px;"
 _WARN = "color: white; background: #b26a00; border-radius: 4px; padding: 2px 8px;"
@@ -118,47 +80,6 @@ def capabilities_dict(view: CardView) -> dict[str, bool]:
         "stateTransitionHistory": caps.state_transition_history,
     }
     return {k: v for k, v in pairs.items() if v is not None}
-
-
-def _table(name: str, model: RowsModel[Any]) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setWordWrap(False)
-    table.setAlternatingRowColors(True)
-    table.verticalHeader().hide()
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    header.setStretchLastSection(True)
-    return table
-
-
-def _note(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    font = label.font()
-    font.setItalic(True)
-    label.setFont(font)
-    return label
-
-
-def _page(*widgets: QWidget, stretch_index: int = -1) -> QWidget:
-    page = QWidget()
-    layout = QVBoxLayout(page)
-    layout.setContentsMargins(4, 4, 4, 4)
-    for i, widget in enumerate(widgets):
-        layout.addWidget(widget, 1 if i == (stretch_index % len(widgets)) else 0)
-    return page
-
-
-def _value_label(name: str) -> QLabel:
-    label = QLabel("")
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    return label
 
 
 class CardPanel(QWidget):
@@ -286,128 +207,24 @@ class CardPanel(QWidget):
         status_row.addWidget(self.legacy_button, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.location_button, 0, Qt.AlignmentFlag.AlignTop)
 
-        # Overview: one selectable label per fact.
-        self.name_label = _value_label("cardNameLabel")
-        self.name_label.setStyleSheet("font-size: 14pt; font-weight: bold;")
-        self.description_label = _value_label("cardDescriptionLabel")
-        self.provider_label = _value_label("cardProviderLabel")
-        self.version_label = _value_label("cardVersionLabel")
-        self.icon_label = _value_label("cardIconUrlLabel")
-        self.icon_label.setToolTip("Shown as text; the app never fetches images")
-        self.docs_label = _value_label("cardDocumentationLabel")
-        self.protocols_label = _value_label("cardProtocolVersionsLabel")
-        self.shape_label = _value_label("cardShapeLabel")
-        self.capabilities_label = _value_label("cardCapabilitiesLabel")
-        self.modes_label = _value_label("cardModesLabel")
-        self.security_label = _value_label("cardSecurityLabel")
-        overview = QWidget()
-        form = QFormLayout(overview)
-        form.setContentsMargins(6, 6, 6, 6)
-        form.setVerticalSpacing(4)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow(self.name_label)
-        form.addRow("Description", self.description_label)
-        form.addRow("Shape", self.shape_label)
-        form.addRow("Protocol versions", self.protocols_label)
-        form.addRow("Agent version", self.version_label)
-        form.addRow("Provider", self.provider_label)
-        form.addRow("Icon URL", self.icon_label)
-        form.addRow("Documentation", self.docs_label)
-        form.addRow("Capabilities", self.capabilities_label)
-        form.addRow("Default modes", self.modes_label)
-        form.addRow("Security", self.security_label)
-        scroll = QScrollArea()
-        scroll.setObjectName("cardOverview")
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(overview)
-
-        self.interfaces_model = InterfacesModel(self)
-        self.interfaces_table = _table("cardInterfacesTable", self.interfaces_model)
-        self.use_delegate = UseButtonDelegate(self.interfaces_table)
-        self.interfaces_table.setItemDelegateForColumn(InterfacesModel.USE, self.use_delegate)
-        self.interfaces_table.horizontalHeader().setStretchLastSection(False)
-        self.interfaces_table.horizontalHeader().setSectionResizeMode(
-            InterfacesModel.URL, QHeaderView.ResizeMode.Stretch
-        )
-        self.skills_model = SkillsModel(self)
-        self.skills_table = _table("cardSkillsTable", self.skills_model)
-        self.schemes_model = SchemesModel(self)
-        self.schemes_table = _table("cardSchemesTable", self.schemes_model)
-        self.extensions_model = CardExtensionsModel(self)
-        self.extensions_table = _table("cardExtensionsTable", self.extensions_model)
-        self.signatures_model = SignaturesModel(self)
-        self.signatures_table = _table("cardSignaturesTable", self.signatures_model)
-        self.problems_model = ProblemsModel(self)
-        self.problems_table = _table("cardProblemsTable", self.problems_model)
-        self.extended_view = ExtendedCardView()
-        self.exchange_view = CodeView("cardExchangeView", read_only=True, json=False)
-        self.raw_view = CodeView("cardRawView", read_only=True)
-        raw_split = QSplitter(Qt.Orientation.Vertical)
-        raw_split.addWidget(self.exchange_view)
-        raw_split.addWidget(self.raw_view)
-        raw_split.setSizes([120, 400])
-
-        self.sections = QTabWidget()
-        self.sections.setObjectName("cardSections")
-        self.sections.addTab(
-            _page(
-                self.interfaces_table,
-                _note(
-                    "“Use this interface” (or a double-click) sets this tab's endpoint, "
-                    "binding, version and tenant. Grey rows use a version or binding this "
-                    "app cannot speak."
-                ),
-                stretch_index=0,
-            ),
-            "Interfaces",
-        )
-        self.sections.addTab(self.skills_table, "Skills")
-        self.sections.addTab(
-            _page(
-                self.schemes_table,
-                _note("Requirements are listed in the overview (Security)."),
-                stretch_index=0,
-            ),
-            "Security",
-        )
-        self.sections.addTab(
-            _page(
-                self.extensions_table,
-                _note("Ticking an extension adds it to this tab's A2A-Extensions header."),
-                stretch_index=0,
-            ),
-            "Extensions",
-        )
-        self.sections.addTab(
-            _page(
-                self.signatures_table,
-                _note(
-                    "Protected headers as text. jku / x5u URLs are shown, never followed. "
-                    "Use “Verify signature…” with a JWKS you trust."
-                ),
-                stretch_index=0,
-            ),
-            "Signatures",
-        )
-        self.problems_index = self.sections.addTab(self.problems_table, "Problems")
-        self.extended_index = self.sections.addTab(self.extended_view, "Extended card")
-        self.raw_index = self.sections.addTab(raw_split, "Raw")
-
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.setObjectName("cardSplitter")
-        split.addWidget(scroll)
-        split.addWidget(self.sections)
-        split.setSizes([330, 360])
-        split.setChildrenCollapsible(False)
+        self.readout = CardReadout()
+        readout = self.readout
+        # The pages and models the tab, the dialog and the tests reach through the panel.
+        self.sections = readout.sections
+        self.exchange_view, self.raw_view = readout.exchange_view, readout.raw_view
+        self.extended_view = readout.extended_view
+        self.interfaces_model, self.skills_model = readout.interfaces_model, readout.skills_model
+        self.extensions_model = readout.extensions_model
+        self.signatures_model = readout.signatures_model
+        self.name_label, self.shape_label = readout.name_label, readout.shape_label
+        self.capabilities_label = readout.capabilities_label
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row1)
         layout.addLayout(row2)
         layout.addLayout(status_row)
-        layout.addWidget(split, 1)
+        layout.addWidget(readout, 1)
 
         self.url_edit.textEdited.connect(self._on_url_edited)
         self.url_edit.returnPressed.connect(self.fetch)
@@ -418,8 +235,10 @@ class CardPanel(QWidget):
         self.load_file_button.clicked.connect(self._choose_card_file)
         self.extended_button.clicked.connect(self.get_extended_card)
         self.verify_button.clicked.connect(self.open_verify_dialog)
-        self.use_delegate.clicked.connect(self.use_interface)
-        self.interfaces_table.doubleClicked.connect(lambda index: self.use_interface(index.row()))
+        readout.use_delegate.clicked.connect(self.use_interface)
+        readout.interfaces_table.doubleClicked.connect(
+            lambda index: self.use_interface(index.row())
+        )
         self.extensions_model.toggled.connect(self.extension_toggled)
         self._show_view(None, [])
 
@@ -499,7 +318,6 @@ class CardPanel(QWidget):
             raise
         finally:
             self._set_busy(False)
-        self.cache.update(result)
         self.show_fetch_result(result)
 
     def _fetch_legacy(self) -> None:
@@ -512,30 +330,33 @@ class CardPanel(QWidget):
             self._url_edited = True
 
     def show_fetch_result(self, result: CardFetchResult) -> None:
-        """Show what one fetch saw; a 2xx JSON body (or a 304's cached copy) becomes the card."""
+        """Show what one fetch saw; a 2xx JSON body (or a 304's cached copy) becomes the card.
+
+        The cache learns the answer's validators here.
+        """
+        reading = read_card(result, cache=self.cache)
         self.last_fetch = result
         self.exchange_view.set_text(_exchange_text(result))
         self.refetch_button.setEnabled(self.cache.get(result.card_url) is not None)
         status = f"{result.status} {result.reason}".strip() if result.status else ""
         timing = f"{result.elapsed_ms:.0f} ms"
-        if result.error is not None:
-            self._set_status(status or "Error", f"{result.error} · {result.card_url}", _ERR)
+        outcome = reading.outcome
+        if outcome is ReadOutcome.FAILED:
+            error = reading.error
+            # Transport errors name the URL themselves (the bindings' wording).
+            where = "" if result.card_url in error else f" · {result.card_url}"
+            self._set_status(status or "Error", f"{error}{where}", _ERR)
             self._show_raw_only(result.raw, result.card_url)
-            return
-        if result.not_modified:
-            entry = self.cache.get(result.card_url)
+        elif outcome is ReadOutcome.UNCHANGED:
             validators = ", ".join(
                 f"{n}: {v}" for n, v in result.request_headers if n.startswith("If-")
             )
             detail = f"The card is unchanged since the copy you have ({validators}). {timing}"
-            if entry is not None and entry.raw and entry.raw != self.raw:
-                self.show_card(entry.raw, result.card_url)
+            if reading.has_document and reading.raw != self.raw:
+                self._show_reading(reading)
                 detail += " Showing the cached copy."
             self._set_status(status, detail, _OK)
-            return
-        if result.redirect_location is not None or (
-            result.status is not None and 300 <= result.status < 400
-        ):
+        elif outcome is ReadOutcome.REDIRECT:
             where = result.redirect_location or "(no Location header)"
             self._set_status(
                 status,
@@ -544,9 +365,8 @@ class CardPanel(QWidget):
             )
             self.location_button.setVisible(result.redirect_location is not None)
             self._show_raw_only(result.raw, result.card_url)
-            return
-        if result.status is not None and 200 <= result.status < 300:
-            self.show_card(result.raw, result.card_url)
+        elif outcome is ReadOutcome.CARD:
+            self._show_reading(reading)
             size = _size(len(result.raw))
             etag = f" · ETag {result.etag}" if result.etag else ""
             shape = self.view.shape.value if self.view is not None else "?"
@@ -555,18 +375,18 @@ class CardPanel(QWidget):
             if result.parse_error is not None:
                 detail = f"Not JSON: {result.parse_error.message} · " + detail
             self._set_status(status, detail, style)
-            return
-        detail = f"No card at {result.card_url}"
-        if result.legacy_hint:
-            detail += f". Agents built before A2A 0.3 serve it at {result.legacy_hint}"
-            self.legacy_button.show()
-        self._set_status(status, detail, _ERR)
-        self._show_raw_only(result.raw, result.card_url)
+        else:
+            detail = f"No card at {result.card_url}"
+            if result.legacy_hint:
+                detail += f". Agents built before A2A 0.3 serve it at {result.legacy_hint}"
+                self.legacy_button.show()
+            self._set_status(status, detail, _ERR)
+            self._show_raw_only(result.raw, result.card_url)
 
     # --- loading --------------------------------------------------------------------
 
     def _choose_card_file(self) -> None:
-        # Non-modal (STYLE.md §5): open() and a signal, never exec().
+        # Non-modal (qasync runs the loop; exec() would nest one): open() and a signal.
         dialog = QFileDialog(self, "Load Agent Card", "", "JSON (*.json);;All files (*)")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.load_card_file)
@@ -575,61 +395,39 @@ class CardPanel(QWidget):
 
     def load_card_file(self, path: str) -> bool:
         """Show the card in ``path`` (offline debugging); False when it cannot be read."""
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(self.max_bytes + 1)
-        except OSError as exc:
-            self._set_status("Error", f"Cannot read {path}: {exc.strerror or exc}", _ERR)
-            return False
-        if len(data) > self.max_bytes:
+        reading = read_card(Path(path), max_bytes=self.max_bytes)
+        if reading.too_large:
             self._set_status("Too large", f"{path} is larger than 1 MiB; nothing parsed", _ERR)
+            return False
+        if reading.outcome is ReadOutcome.FAILED:
+            self._set_status("Error", f"Cannot read {path}: {reading.error}", _ERR)
             return False
         source = str(Path(path).resolve())
         self.last_fetch = None
         self.exchange_view.set_text(f"Loaded from file {source}")
         self.legacy_button.hide()
         self.location_button.hide()
-        self.show_card(data, source)
+        self._show_reading(reading, source)
         shape = self.view.shape.value if self.view is not None else "?"
         style = _OK if self.card is not None else _ERR
-        self._set_status("File", f"{source} · {_size(len(data))} · {shape}", style)
+        self._set_status("File", f"{source} · {_size(len(reading.raw))} · {shape}", style)
         return True
 
     def show_card(self, raw: bytes, source: str) -> None:
         """Parse and show ``raw`` as a card; never raises, whatever the bytes are."""
-        self.raw = raw
-        self.source = source
-        value, error, duplicates = parse_card_json(raw)
-        problems: list[CardProblem] = []
-        if error is not None:
-            where = f" (line {error.line}, column {error.column})" if error.line else ""
-            problems.append(CardProblem("", f"not JSON{where}: {error.message}"))
-            self.card = None
-            view: CardView | None = None
-        else:
-            self.card = value
-            try:
-                view = normalize_card(value)
-                problems.extend(validate_card(value, view.shape))
-            except Exception as exc:  # the core promises not to raise; never lose the panel
-                log.exception("card view failed")
-                view = CardView(detect_shape(value))
-                problems.append(CardProblem("", f"internal error while reading the card: {exc}"))
-            problems.extend(
-                CardProblem(
-                    key,
-                    "key occurs more than once in one object; the last value is shown (other "
-                    "parsers may keep the first, and a signature may cover either)",
-                    Severity.WARNING,
-                )
-                for key in duplicates
-            )
-        self._show_view(view, problems)
-        self._set_raw(raw)
+        self._show_reading(read_bytes(raw, source))
+
+    def _show_reading(self, reading: CardRead, source: str | None = None) -> None:
+        self.raw = reading.raw
+        self.source = source if source is not None else reading.source
+        findings = examine(reading)
+        self.card = reading.card if reading.parse_error is None else None
+        self._show_view(findings.view, list(findings.problems))
+        self.readout.set_raw(reading.raw)
         self.verify_button.setEnabled(self.card is not None)
         self.extended_button.setEnabled(self._request_provider is not None)
-        if view is not None:
-            self.card_loaded.emit(view)
+        if findings.view is not None:
+            self.card_loaded.emit(findings.view)
 
     def _show_raw_only(self, raw: bytes, source: str) -> None:
         # A non-card answer: clear the card so nothing stale is taken for this URL's card.
@@ -637,81 +435,15 @@ class CardPanel(QWidget):
         self.source = source
         self.card = None
         self._show_view(None, [])
-        self._set_raw(raw)
+        self.readout.set_raw(raw)
         self.verify_button.setEnabled(False)
         if raw:
-            self.sections.setCurrentIndex(self.raw_index)
-
-    def _set_raw(self, raw: bytes) -> None:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = "(not valid UTF-8; undecodable bytes shown as \\x..)\n" + raw.decode(
-                "utf-8", errors="backslashreplace"
-            )
-        self.raw_view.set_text(text)
+            self.sections.setCurrentIndex(self.readout.raw_index)
 
     def _show_view(self, view: CardView | None, problems: list[CardProblem]) -> None:
         self.view = view
         self.problems = problems
-        v = view or CardView(CardShape.NOT_A_CARD)
-        self.name_label.setText(v.name or ("(no name)" if view is not None else "No card"))
-        self.description_label.setText(v.description or "—")
-        self.shape_label.setText(SHAPE_TEXT[v.shape] if view is not None else "—")
-        self.protocols_label.setText(", ".join(v.protocol_versions) or "—")
-        self.version_label.setText(v.version or "—")
-        provider = v.provider
-        self.provider_label.setText(
-            " · ".join(x for x in (provider.organization, provider.url) if x) or "—"
-            if provider is not None
-            else "—"
-        )
-        self.icon_label.setText(v.icon_url or "—")
-        self.docs_label.setText(v.documentation_url or "—")
-        self.capabilities_label.setText(_capabilities_text(v) if view is not None else "—")
-        modes = f"in: {', '.join(v.default_input_modes) or '—'} · "
-        modes += f"out: {', '.join(v.default_output_modes) or '—'}"
-        self.modes_label.setText(modes if view is not None else "—")
-        reqs = requirements_text(v.security_requirements)
-        schemes = ", ".join(s.name for s in v.security_schemes)
-        security = f"requires {reqs}" if reqs else "no card-level requirement"
-        if schemes:
-            security += f" · schemes: {schemes}"
-        self.security_label.setText(security if view is not None else "—")
-
-        self.interfaces_model.set_rows(v.interfaces)
-        self.skills_model.set_rows(v.skills)
-        self.schemes_model.set_rows(v.security_schemes)
-        self.extensions_model.set_rows(v.capabilities.extensions)
-        self.signatures_model.set_rows(v.signatures)
-        self.problems_model.set_rows(problems)
-        for table in (
-            self.interfaces_table,
-            self.skills_table,
-            self.schemes_table,
-            self.extensions_table,
-            self.signatures_table,
-            self.problems_table,
-        ):
-            table.resizeColumnsToContents()
-        self.interfaces_table.horizontalHeader().setSectionResizeMode(
-            InterfacesModel.URL, QHeaderView.ResizeMode.Stretch
-        )
-        errors = sum(1 for p in problems if p.severity is Severity.ERROR)
-        self.sections.setTabText(
-            self.problems_index,
-            f"Problems ({len(problems)}{f', {errors} errors' if errors else ''})"
-            if problems
-            else "Problems",
-        )
-        labels = {
-            0: f"Interfaces ({len(v.interfaces)})",
-            1: f"Skills ({len(v.skills)})",
-            3: f"Extensions ({len(v.capabilities.extensions)})",
-            4: f"Signatures ({len(v.signatures)})",
-        }
-        for index, text in labels.items():
-            self.sections.setTabText(index, text)
+        self.readout.fill(view, problems)
 
     # --- actions on the card -----------------------------------------------------------
 
@@ -789,7 +521,7 @@ class CardPanel(QWidget):
         except (ValueError, KeyError) as exc:
             self.extended_view.status_label.setText(str(exc))
             return
-        self.sections.setCurrentIndex(self.extended_index)
+        self.sections.setCurrentIndex(self.readout.extended_index)
         self.extended_view.start(request)
         self.extended_button.setText("Cancel")
         self._ext_task = asyncio.get_event_loop().create_task(self._run_extended(request))
@@ -827,23 +559,6 @@ class CardPanel(QWidget):
         self.status_label.setText(head)
         self.status_label.setStyleSheet(style)
         self.detail_label.setText(detail)
-
-
-def _capabilities_text(view: CardView) -> str:
-    caps = view.capabilities
-
-    def flag(name: str, value: bool | None) -> str:
-        return f"{name}: {'—' if value is None else ('yes' if value else 'no')}"
-
-    parts = [
-        flag("streaming", caps.streaming),
-        flag("push notifications", caps.push_notifications),
-        flag("extended card", caps.extended_agent_card),
-    ]
-    if caps.state_transition_history is not None:
-        parts.append(flag("state history", caps.state_transition_history))
-    parts.append(f"extensions: {len(caps.extensions)}")
-    return " · ".join(parts)
 
 
 def _size(n: int) -> str:

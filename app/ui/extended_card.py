@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.card_diff import diff_public_extended, diff_summary
+from app.protocol.card.diff import diff_public_extended, diff_summary
 from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import NOT_JSON, ExchangeError, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest, render_body
@@ -35,7 +35,7 @@ EXTENDED_CARD_METHOD = {
     ProtocolVersion.V1_0: "GetExtendedAgentCard",
     ProtocolVersion.V0_3: "agent/getAuthenticatedExtendedCard",
 }
-"""The authenticated extended-card method of each protocol version (PROTOCOL.md §6)."""
+"""The authenticated extended-card method of each protocol version (docs/PROTOCOL.md)."""
 
 
 def extended_card_request(request: A2ARequest) -> A2ARequest:

@@ -33,7 +33,7 @@ from app.protocol.auth import (
     secret_header_names,
     secret_query_names,
 )
-from app.protocol.card_model import CardView, InterfaceView
+from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.catalog import MethodSpec, TemplateContext, find_method, methods_for
 from app.protocol.errors import UsageError
 from app.protocol.events import (

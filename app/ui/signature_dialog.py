@@ -1,10 +1,10 @@
 """*Verify signature*: check an Agent Card's JWS signatures against a JWKS the user pastes.
 
-Non-modal (STYLE.md §5: no ``exec()`` under qasync). Nothing is fetched: the pasted JWKS is
-the only trust root; ``jku``/``x5u`` are shown as text. Verification itself is
-``app.protocol.jws.verify_card``; this dialog only collects input and shows the verdicts and
-diagnostics (canonical payload bytes per profile, members the signature does not cover,
-headers, notes).
+Non-modal (``exec()`` would nest an event loop inside qasync's). Nothing is fetched: the
+pasted JWKS is the only trust root; ``jku``/``x5u`` are shown as text. Verification itself
+is :func:`app.protocol.card.verify.verify_card`; this dialog only collects input and shows
+the verdicts and diagnostics (canonical payload bytes per profile, members the signature
+does not cover, headers, notes).
 
 Verifying runs in a worker thread (a card with thousands of signatures takes seconds):
 the dialog stays responsive, shows "Verifying…" with a busy bar, and *Cancel* or closing
@@ -50,16 +50,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.jws import (
-    CardStatus,
-    CardVerification,
-    Jwks,
-    JwksError,
-    Profile,
-    ProfileMode,
-    parse_jwks,
-    verify_card,
-)
+from app.protocol.card.canonical import Profile
+from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
+from app.protocol.card.verify import CardStatus, CardVerification, ProfileMode, verify_card
 from app.ui.card_models import VerdictModel
 from app.ui.widgets import CodeView
 
@@ -266,7 +259,7 @@ class SignatureDialog(QDialog):
     # --- input ----------------------------------------------------------------------
 
     def _choose_file(self) -> None:
-        # Non-modal file dialog: open(), never exec() (STYLE.md §5).
+        # Non-modal file dialog: open(), never exec() (a nested loop under qasync).
         dialog = QFileDialog(self, "Load JWKS", "", "JSON (*.json *.jwks);;All files (*)")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.load_jwks_file)

@@ -1,4 +1,4 @@
-"""Public card discovery against a loopback HTTP server of our own (issue 5, Discovery)."""
+"""Public card discovery against a loopback HTTP server of our own."""
 
 from __future__ import annotations
 
@@ -12,12 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.protocol.card_fetch import (
-    CardCache,
-    fetch_card,
-    parse_card_json,
-    resolve_card_url,
-)
+from app.protocol.card.fetch import CardCache, fetch_card, resolve_card_url
+from app.protocol.card.parse import parse_card_json
 
 CARD = {"name": "Loopback", "description": "d", "version": "1"}
 CARD_BYTES = json.dumps(CARD).encode()
@@ -203,6 +199,27 @@ async def test_client_with_auth_is_refused() -> None:
     async with httpx.AsyncClient(auth=("u", "p")) as client:
         with pytest.raises(ValueError):
             await fetch_card("http://127.0.0.1:9/", client=client)
+
+
+async def test_client_that_follows_redirects_is_refused() -> None:
+    async with httpx.AsyncClient(follow_redirects=True) as client:
+        with pytest.raises(ValueError):
+            await fetch_card("http://127.0.0.1:9/", client=client)
+
+
+async def test_the_fetch_is_an_exchange_on_a_caller_client() -> None:
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=CARD, headers={"ETag": ETAG})
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        result = await fetch_card("http://agent.example/", a2a_version="0.3", client=client)
+    assert result.ok and result.json == CARD and result.etag == ETAG
+    assert [r.url.path for r in seen] == ["/.well-known/agent-card.json"]
+    assert seen[0].headers["a2a-version"] == "0.3" and "cookie" not in seen[0].headers
+    assert ("A2A-Version", "0.3") in result.request_headers
 
 
 async def test_redirect_is_reported_not_followed(server: tuple[str, Seen]) -> None:

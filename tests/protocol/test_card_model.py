@@ -1,4 +1,4 @@
-"""Card shapes, field-level validation and the normalized view (issue 5, card panel)."""
+"""Card shapes, field-level validation and the normalized view."""
 
 from __future__ import annotations
 
@@ -10,14 +10,9 @@ from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
-from app.protocol.card_model import (
-    CardProblem,
-    CardShape,
-    Severity,
-    detect_shape,
-    normalize_card,
-    validate_card,
-)
+from app.protocol.card.shape import CardProblem, CardShape, Severity, detect_shape
+from app.protocol.card.validate import validate_card
+from app.protocol.card.view import normalize_card
 
 V1: dict[str, Any] = {
     "name": "Demo",
@@ -82,7 +77,7 @@ def _hybrid() -> dict[str, Any]:
     card["supportedInterfaces"].append(
         {"url": "http://127.0.0.1:8000/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
     )
-    # Exactly what a2a-sdk 1.3.0 serves (PEERS.md 10).
+    # Exactly what a2a-sdk 1.3.0 serves (docs/PEERS.md).
     return agent_card_to_dict(json_format.ParseDict(card, a2a_pb2.AgentCard()))
 
 

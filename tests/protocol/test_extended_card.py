@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.protocol.card_diff import (
+from app.protocol.card.diff import (
     CardDiffEntry,
     DiffKind,
     diff_cards,

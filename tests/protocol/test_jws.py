@@ -1,4 +1,4 @@
-"""Agent Card signature verification against cards signed by real signers (issue 5)."""
+"""Agent Card signature verification against cards signed by real signers."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from google.protobuf import json_format
 from jwcrypto import jwk
 from jwcrypto import jws as jwcrypto_jws
 
-from app.protocol.jws import (
+from app.protocol.card.canonical import Profile
+from app.protocol.card.jwks import parse_jwks
+from app.protocol.card.verify import (
     TRUST_NOTE,
     CardStatus,
     InvalidReason,
-    Profile,
     ProfileMode,
     Verdict,
-    parse_jwks,
     verify_card,
 )
 
@@ -122,7 +122,7 @@ def test_single_field_tamper_fails(alg: str, tamper: Any) -> None:
 def test_mirror_fields_are_not_covered() -> None:
     key = _key("ES256")
     served = _sdk_sign(CARD, key, "ES256", note="unprotected")
-    served["url"] = "http://evil.example/"  # 0.3 mirror: unsigned (PROTOCOL.md §7.4)
+    served["url"] = "http://evil.example/"  # 0.3 mirror: unsigned (docs/PROTOCOL.md)
     served["surprise"] = 1
     result = verify_card(served, parse_jwks(_public_jwks(key)))
     assert result.status is CardStatus.VALID
@@ -348,7 +348,7 @@ def test_never_crashes_on_junk(junk: Any) -> None:
 
 
 def test_parse_jwks_errors() -> None:
-    from app.protocol.jws import JwksError
+    from app.protocol.card.jwks import JwksError
 
     for text in ("", "[]", '{"keys": 3}', '{"keys": []}', "{"):
         with pytest.raises(JwksError):

@@ -1,4 +1,4 @@
-"""``a2a-workbench verify``: exit statuses and JSON-lines output (issue 5, CLI)."""
+"""``a2a-workbench verify``: exit statuses and JSON-lines output."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def test_live_demo_agent_card_verifies(
 ) -> None:
     assert main([sdk_peer["card_url"], "--jwks", sdk_peer["jwks_path"]]) == 0
     lines = _lines(capsys.readouterr().out)
-    # a2a-sdk 1.3.0 signs the proto round-trip with empties dropped (PEERS.md 12).
+    # a2a-sdk 1.3.0 signs the proto round-trip with empties dropped (docs/PEERS.md).
     assert lines[0]["verdict"] == "valid" and lines[0]["profile"] == "sdk"
     assert lines[0]["alg"] == "ES256"
     # The hybrid card's 0.3 mirror fields are reported as not covered.
@@ -162,7 +162,7 @@ def test_live_js_peer_card_verifies(
     js_peer_signed: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Fetched with A2A-Version: 1.0 (the default): the JS peer serves and signs its 1.0 card
-    # (PEERS.md 11-12), which the proto round-trip (sdk profile) reproduces.
+    # (docs/PEERS.md), which the proto round-trip (sdk profile) reproduces.
     assert main([js_peer_signed["card_url"], "--jwks", js_peer_signed["jwks_path"]]) == 0
     lines = _lines(capsys.readouterr().out)
     assert lines[0]["verdict"] == "valid" and lines[0]["profile"] == "sdk"

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QTableView
 
-from app.protocol.card_model import CardShape
+from app.protocol.card.shape import CardShape
 from app.protocol.types import Binding, ProtocolVersion
 from app.ui.card_models import InterfacesModel
 from app.ui.card_panel import CardPanel

@@ -12,7 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QTableView, QTabWidget
 
-from app.protocol.jws import CardStatus, Profile, Verdict
+from app.protocol.card.canonical import Profile
+from app.protocol.card.verify import CardStatus, Verdict
 from app.ui.card_panel import CardPanel
 from app.ui.main_window import MainWindow
 from app.ui.signature_dialog import SignatureDialog

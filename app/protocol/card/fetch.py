@@ -1,33 +1,49 @@
 """Public Agent Card discovery: one careful GET, reported in full.
 
-The public card fetch is deliberately paranoid (issue 5, PROTOCOL.md §6.3, PEERS.md 10):
+The request goes out through the HTTP primitives the bindings use (:mod:`app.protocol.http`:
+client construction, request building, sending, transport-error wording, the response head),
+so a card fetch fails and reads like any other exchange. What is card-specific is the policy,
+which is deliberately paranoid (docs/PROTOCOL.md, Agent Card discovery):
 
-- it sends **no credentials**: a fresh ``httpx.AsyncClient`` with no auth, no cookies and no
-  environment configuration (``trust_env=False``, so neither ``.netrc`` nor proxy URLs with
-  user info can add any), whatever the request tab's Auth says;
+- it sends **no credentials**: a fresh client with no auth, no cookies and no environment
+  configuration (``trust_env=False``, so neither ``.netrc`` nor proxy URLs with user info
+  can add any), whatever the request tab's Auth says. A caller-supplied client carrying
+  credentials is refused, and the headers about to go out are checked once more before the
+  request is sent;
 - it follows **no redirects**: a 3xx is a result, with its ``Location``;
 - it reads **at most** ``max_bytes`` (1 MiB by default) while streaming; a larger body is an
-  error and nothing is parsed;
+  error and nothing is parsed (a declared ``Content-Length`` over the limit is not read at all);
 - it has an overall deadline, not only httpx's per-phase timeouts, so a slow-drip server
   cannot hold the fetch open;
 - network problems are **results** (``CardFetchResult.error``), never exceptions. Only
   programming errors (a caller-supplied client carrying credentials) raise.
 
 ``A2A-Version`` is sent only when the caller asks for it, because servers shape the card by
-it (the JS SDK serves a 0.3 card without it, PEERS.md 10). ``CardCache`` keeps ETag /
+it (the JS SDK serves a 0.3 card without it; docs/PEERS.md). ``CardCache`` keeps ETag /
 Last-Modified per URL for conditional refetches (RFC 9110 §13.1).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import time
+import contextlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
+
+from app.protocol.card.parse import ParseFailure, parse_card_json
+from app.protocol.clock import Clock
+from app.protocol.events import ExchangeError, Headers, RequestSent
+from app.protocol.http import (
+    HttpCall,
+    content_type,
+    describe_transport_error,
+    head_of,
+    new_client,
+    open_response,
+)
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -36,40 +52,25 @@ __all__ = [
     "CacheEntry",
     "CardCache",
     "CardFetchResult",
-    "JsonParseError",
     "fetch_card",
-    "parse_card_json",
     "resolve_card_url",
 ]
 
 WELL_KNOWN_CARD_PATH = "/.well-known/agent-card.json"
-"""Card path since A2A 0.3.0 (spec HEAD §8.2)."""
+"""Card path since A2A 0.3.0 (A2A spec §8.2)."""
 
 LEGACY_CARD_PATH = "/.well-known/agent.json"
-"""Card path of A2A ≤0.2.x; a2a-python 0.3.x still served it (PROTOCOL.md §1)."""
+"""Card path of A2A ≤0.2.x; a2a-python 0.3.x still served it (docs/PROTOCOL.md)."""
 
 DEFAULT_MAX_BYTES = 1_048_576
-"""1 MiB: the most a public card fetch reads (issue 5)."""
+"""1 MiB: the most a public card fetch reads."""
 
-# Header names whose presence on a caller-supplied client means it carries credentials.
+# Header names whose presence on a request means it carries credentials.
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
 
-
-@dataclass(frozen=True, slots=True)
-class JsonParseError:
-    """Why a body is not a JSON document.
-
-    Attributes:
-        message: human-readable reason (from ``json.JSONDecodeError`` or the UTF-8 decoder).
-        line: 1-based line of the error, or 0 when unknown.
-        column: 1-based column of the error, or 0 when unknown.
-        offset: 0-based character offset of the error, or -1 when unknown.
-    """
-
-    message: str
-    line: int = 0
-    column: int = 0
-    offset: int = -1
+# httpx's per-phase timeouts of the fetch's own client sit this far past the overall
+# deadline, so the deadline always decides and a timeout always reads the same.
+_PHASE_GRACE_S = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,7 @@ class CardFetchResult:
     headers: tuple[tuple[str, str], ...] = ()
     raw: bytes = b""
     json: Any = None
-    parse_error: JsonParseError | None = None
+    parse_error: ParseFailure | None = None
     duplicate_keys: tuple[str, ...] = ()
     etag: str | None = None
     last_modified: str | None = None
@@ -203,10 +204,6 @@ class CardCache:
                 old.raw if old else b"",
             )
 
-    def forget(self, card_url: str) -> None:
-        """Drop what is known about ``card_url``."""
-        self._entries.pop(card_url, None)
-
 
 def resolve_card_url(url: str) -> tuple[str, bool]:
     """Map what the user typed to the card URL to GET.
@@ -234,40 +231,6 @@ def resolve_card_url(url: str) -> tuple[str, bool]:
     return urlunsplit((parts.scheme, parts.netloc, base_path + WELL_KNOWN_CARD_PATH, "", "")), True
 
 
-def parse_card_json(raw: bytes) -> tuple[Any, JsonParseError | None, tuple[str, ...]]:
-    """Parse a card body as strict UTF-8 JSON, never raising.
-
-    Args:
-        raw: the body bytes.
-
-    Returns:
-        ``(value, error, duplicate_key_paths)``; ``value`` is ``None`` when ``error`` is set.
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, JsonParseError(f"body is not UTF-8: {exc.reason}", offset=exc.start), ()
-    duplicates: list[str] = []
-
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in obj:
-                duplicates.append(key)
-            obj[key] = value
-        return obj
-
-    try:
-        value = json.loads(text, object_pairs_hook=pairs_hook)
-    except json.JSONDecodeError as exc:
-        return None, JsonParseError(exc.msg, exc.lineno, exc.colno, exc.pos), ()
-    except RecursionError:
-        return None, JsonParseError("JSON nesting too deep to parse"), ()
-    except ValueError as exc:  # e.g. integer string conversion limit (CPython gh-95778)
-        return None, JsonParseError(str(exc)), ()
-    return value, None, tuple(duplicates)
-
-
 def _check_client(client: httpx.AsyncClient) -> None:
     # A shared client could add the tab's credentials to an unauthenticated, possibly
     # attacker-chosen URL; refusing it is cheaper than auditing every caller.
@@ -277,6 +240,15 @@ def _check_client(client: httpx.AsyncClient) -> None:
         raise ValueError("fetch_card must not use a client with credential headers")
     if len(client.cookies.jar) > 0:
         raise ValueError("fetch_card must not use a client with cookies")
+    if client.follow_redirects:
+        raise ValueError("fetch_card must not use a client that follows redirects")
+
+
+def _refuse_credentials(sent: RequestSent) -> None:
+    # The last look before the bytes go out: whatever added it, a credential never travels.
+    names = {name.lower() for name, _ in sent.headers}
+    if found := names.intersection(_CREDENTIAL_HEADERS):
+        raise ValueError(f"fetch_card refused to send credential headers {sorted(found)}")
 
 
 def _legacy_url(card_url: str) -> str | None:
@@ -285,6 +257,23 @@ def _legacy_url(card_url: str) -> str | None:
         return None
     path = parts.path[: -len(WELL_KNOWN_CARD_PATH)] + LEGACY_CARD_PATH
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def _request_headers(
+    a2a_version: str | None, if_none_match: str | None, if_modified_since: str | None
+) -> Headers:
+    headers = [
+        ("Accept", "application/json"),
+        # Caches in front of agents (the JS SDK sets max-age=3600) would otherwise answer.
+        ("Cache-Control", "no-cache"),
+    ]
+    if a2a_version:
+        headers.append(("A2A-Version", a2a_version))
+    if if_none_match:
+        headers.append(("If-None-Match", if_none_match))
+    if if_modified_since:
+        headers.append(("If-Modified-Since", if_modified_since))
+    return tuple(headers)
 
 
 async def fetch_card(
@@ -307,126 +296,120 @@ async def fetch_card(
         timeout: overall deadline in seconds (connect + headers + body).
         max_bytes: most body bytes to read (after content decoding); more is an error.
         client: client to use instead of a fresh one (tests: ``httpx.MockTransport``). It must
-            carry no auth, credential headers or cookies; redirects are disabled per request.
+            carry no auth, credential headers or cookies and must not follow redirects.
 
     Returns:
         A ``CardFetchResult``; network and HTTP problems are reported in it, not raised.
 
     Raises:
-        ValueError: ``client`` carries credentials, or ``max_bytes``/``timeout`` is not positive.
+        ValueError: ``client`` carries credentials or follows redirects, or
+            ``max_bytes``/``timeout`` is not positive.
     """
     if max_bytes <= 0 or timeout <= 0:
         raise ValueError("max_bytes and timeout must be positive")
     if client is not None:
         _check_client(client)
-    started = time.monotonic()
+    clock = Clock()
     try:
         card_url, _ = resolve_card_url(url)
     except ValueError as exc:
         return CardFetchResult(url=url, card_url=url, error=str(exc))
 
-    headers: list[tuple[str, str]] = [
-        ("Accept", "application/json"),
-        # Caches in front of agents (the JS SDK sets max-age=3600) would otherwise answer.
-        ("Cache-Control", "no-cache"),
-    ]
-    if a2a_version:
-        headers.append(("A2A-Version", a2a_version))
-    if if_none_match:
-        headers.append(("If-None-Match", if_none_match))
-    if if_modified_since:
-        headers.append(("If-Modified-Since", if_modified_since))
-
-    owned = client is None
-    http = client or httpx.AsyncClient(
-        follow_redirects=False, trust_env=False, timeout=httpx.Timeout(timeout)
-    )
-    base = CardFetchResult(url=url, card_url=card_url, request_headers=tuple(headers))
+    headers = _request_headers(a2a_version, if_none_match, if_modified_since)
+    call = HttpCall("GET", card_url, headers, b"", rpc_method="")
+    base = CardFetchResult(url=url, card_url=card_url, request_headers=headers)
+    http = client if client is not None else new_client(timeout + _PHASE_GRACE_S)
     try:
         async with asyncio.timeout(timeout):
-            result = await _do_fetch(http, base, headers, max_bytes)
+            result = await _exchange(http, call, base, max_bytes, clock, timeout)
     except TimeoutError:
-        result = _with(base, error=f"timed out after {timeout:g} s")
-    except httpx.TimeoutException as exc:
-        result = _with(base, error=f"timed out: {type(exc).__name__}")
-    except httpx.ConnectError as exc:
-        result = _with(base, error=f"connection failed: {exc or type(exc).__name__}")
-    except httpx.HTTPError as exc:
-        result = _with(base, error=f"{type(exc).__name__}: {exc}")
-    except OSError as exc:
-        result = _with(base, error=f"network error: {exc}")
+        result = replace(base, error=f"timed out after {timeout:g} s")
+    except OSError as exc:  # httpx wraps socket errors; this only keeps the no-raise promise
+        result = replace(base, error=f"network error: {exc}")
     finally:
-        if owned:
+        if client is None:
             await http.aclose()
-    return _with(result, elapsed_ms=(time.monotonic() - started) * 1000.0)
+    return replace(result, elapsed_ms=clock.now() * 1000.0)
 
 
-def _with(result: CardFetchResult, **changes: Any) -> CardFetchResult:
-    return replace(result, **changes)
-
-
-async def _do_fetch(
+async def _exchange(
     http: httpx.AsyncClient,
+    call: HttpCall,
     base: CardFetchResult,
-    headers: list[tuple[str, str]],
     max_bytes: int,
+    clock: Clock,
+    timeout: float,
 ) -> CardFetchResult:
-    request = http.build_request("GET", base.card_url, headers=headers)
-    # Cookies set on the client by an earlier response must not travel either.
-    request.headers.pop("cookie", None)
-    response = await http.send(request, stream=True, follow_redirects=False)
+    response: httpx.Response | None = None
+    async with contextlib.aclosing(open_response(http, call, clock, timeout=timeout)) as steps:
+        async for step in steps:
+            if isinstance(step, RequestSent):
+                _refuse_credentials(step)
+            elif isinstance(step, ExchangeError):
+                return replace(base, error=step.message)
+            elif isinstance(step, httpx.Response):
+                response = step
+    if response is None:  # open_response ends with a response or an error; be safe anyway
+        return replace(base, error="no response")
     try:
-        status = response.status_code
-        resp_headers = tuple(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw
-        )
-        result = _with(
-            base,
-            status=status,
-            reason=response.reason_phrase,
-            headers=resp_headers,
-            etag=response.headers.get("etag"),
-            last_modified=response.headers.get("last-modified"),
-            content_type=response.headers.get("content-type", ""),
-            not_modified=status == 304,
-        )
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > max_bytes:
-            return _with(
-                result,
-                too_large=True,
-                error=(
-                    f"card too large: Content-Length {int(declared)} bytes exceeds the "
-                    f"{max_bytes}-byte limit; nothing read or parsed"
-                ),
-            )
-        body = bytearray()
-        async for chunk in response.aiter_bytes():
-            body.extend(chunk)
-            if len(body) > max_bytes:
-                return _with(
-                    result,
-                    raw=bytes(body[:max_bytes]),
-                    too_large=True,
-                    error=(
-                        f"card too large: more than {max_bytes} bytes; reading stopped and "
-                        "nothing was parsed"
-                    ),
-                )
-        raw = bytes(body)
+        result = await _read(response, base, max_bytes, clock)
+    except httpx.HTTPError as exc:
+        return replace(base, error=describe_transport_error(exc, call.url, timeout))
     finally:
         await response.aclose()
+    return result if result.too_large else _interpret(result)
 
-    result = _with(result, raw=raw)
-    if 300 <= status < 400 and status != 304:
-        location = response.headers.get("location")
-        return _with(
-            result, redirect_location=urljoin(base.card_url, location) if location else None
+
+async def _read(
+    response: httpx.Response, base: CardFetchResult, max_bytes: int, clock: Clock
+) -> CardFetchResult:
+    head = head_of(response, clock)
+    result = replace(
+        base,
+        status=head.status,
+        reason=head.reason,
+        headers=head.headers,
+        etag=response.headers.get("etag"),
+        last_modified=response.headers.get("last-modified"),
+        content_type=content_type(response),
+        not_modified=head.status == 304,
+    )
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        return replace(
+            result,
+            too_large=True,
+            error=(
+                f"card too large: Content-Length {int(declared)} bytes exceeds the "
+                f"{max_bytes}-byte limit; nothing read or parsed"
+            ),
         )
+    body = bytearray()
+    async for chunk in response.aiter_bytes():
+        body.extend(chunk)
+        if len(body) > max_bytes:
+            return replace(
+                result,
+                raw=bytes(body[:max_bytes]),
+                too_large=True,
+                error=(
+                    f"card too large: more than {max_bytes} bytes; reading stopped and "
+                    "nothing was parsed"
+                ),
+            )
+    return replace(result, raw=bytes(body))
+
+
+def _interpret(result: CardFetchResult) -> CardFetchResult:
+    status = result.status or 0
+    if 300 <= status < 400 and status != 304:
+        location = result.header("location")
+        target = urljoin(result.card_url, location) if location else None
+        return replace(result, redirect_location=target)
     if status == 404:
         # Also offered for a typed full well-known URL: same situation, same remedy.
-        return _with(result, legacy_hint=_legacy_url(base.card_url))
+        return replace(result, legacy_hint=_legacy_url(result.card_url))
     if 200 <= status < 300:
-        value, error, duplicates = parse_card_json(raw)
-        return _with(result, json=value, parse_error=error, duplicate_keys=duplicates)
+        value, failure, duplicates = parse_card_json(result.raw)
+        return replace(result, json=value, parse_error=failure, duplicate_keys=duplicates)
     return result
