@@ -30,6 +30,21 @@ from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from app.protocol.types import Binding, ProtocolVersion
 
 
+class MethodRole(StrEnum):
+    """What a method is for, so callers pick a method by job, not by a version's name.
+
+    Follow-up, cancel and resubscribe requests (:mod:`app.protocol.followups`) are built
+    from these; methods without a role here (listing, push configs) are only sent as typed.
+    """
+
+    SEND = "send"
+    STREAM = "stream"
+    GET = "get"
+    CANCEL = "cancel"
+    SUBSCRIBE = "subscribe"
+    EXTENDED_CARD = "extended card"
+
+
 class Capability(StrEnum):
     """``AgentCapabilities`` flags that decide whether a card says a method is supported."""
 
@@ -69,6 +84,7 @@ class MethodSpec:
         streaming: True when the answer is a stream (SSE or gRPC server streaming).
         capability: the card capability that must be true for the agent to support it.
         legacy: pre-0.3 names that some deployed agents still accept.
+        role: the method's job (:class:`MethodRole`), None for methods no action builds.
         jsonrpc_params: builds the JSON-RPC ``params`` object.
         proto_request: builds the REST/gRPC request object (ProtoJSON); for 1.0 it is the
             same object as the JSON-RPC params.
@@ -83,6 +99,7 @@ class MethodSpec:
     capability: Capability | None = None
     legacy: bool = False
     summary: str = ""
+    role: MethodRole | None = None
 
     def supports(self, binding: Binding) -> bool:
         """Whether this method can be sent over ``binding`` at all."""
@@ -257,19 +274,27 @@ _S = Capability.STREAMING
 _P = Capability.PUSH_NOTIFICATIONS
 _X = Capability.EXTENDED_CARD
 
+_SEND, _STREAM, _GET = MethodRole.SEND, MethodRole.STREAM, MethodRole.GET
+_CANCEL, _SUBSCRIBE, _EXTENDED_CARD = (
+    MethodRole.CANCEL,
+    MethodRole.SUBSCRIBE,
+    MethodRole.EXTENDED_CARD,
+)
+
 METHODS: tuple[MethodSpec, ...] = (
     MethodSpec("SendMessage", V1, "SendMessage", False, _v1_message, _v1_message,
-               summary="Send a message; the answer is a Task or a Message"),
+               summary="Send a message; the answer is a Task or a Message", role=_SEND),
     MethodSpec("SendStreamingMessage", V1, "SendStreamingMessage", True, _v1_message,
-               _v1_message, _S, summary="Send a message and stream the task's events"),
+               _v1_message, _S,
+               summary="Send a message and stream the task's events", role=_STREAM),
     MethodSpec("GetTask", V1, "GetTask", False, _v1_get_task, _v1_get_task,
-               summary="Fetch a task by id"),
+               summary="Fetch a task by id", role=_GET),
     MethodSpec("ListTasks", V1, "ListTasks", False, _v1_list_tasks, _v1_list_tasks,
                summary="List tasks, filtered and paged"),
     MethodSpec("CancelTask", V1, "CancelTask", False, _v1_task, _v1_task,
-               summary="Ask the agent to cancel a task"),
+               summary="Ask the agent to cancel a task", role=_CANCEL),
     MethodSpec("SubscribeToTask", V1, "SubscribeToTask", True, _v1_task, _v1_task, _S,
-               summary="Reattach to a running task's event stream"),
+               summary="Reattach to a running task's event stream", role=_SUBSCRIBE),
     MethodSpec("CreateTaskPushNotificationConfig", V1, "CreateTaskPushNotificationConfig",
                False, _v1_create_push, _v1_create_push, _P,
                summary="Register a webhook for a task"),
@@ -281,17 +306,20 @@ METHODS: tuple[MethodSpec, ...] = (
     MethodSpec("DeleteTaskPushNotificationConfig", V1, "DeleteTaskPushNotificationConfig",
                False, _v1_push_ref, _v1_push_ref, _P, summary="Delete a webhook config"),
     MethodSpec("GetExtendedAgentCard", V1, "GetExtendedAgentCard", False, _v1_extended_card,
-               _v1_extended_card, _X, summary="The authenticated extended Agent Card"),
+               _v1_extended_card, _X,
+               summary="The authenticated extended Agent Card", role=_EXTENDED_CARD),
     MethodSpec("message/send", V03, "SendMessage", False, _v03_message, _v03p_message,
-               summary="Send a message; the answer is a Task or a Message"),
+               summary="Send a message; the answer is a Task or a Message", role=_SEND),
     MethodSpec("message/stream", V03, "SendStreamingMessage", True, _v03_message,
-               _v03p_message, _S, summary="Send a message and stream the task's events"),
+               _v03p_message, _S,
+               summary="Send a message and stream the task's events", role=_STREAM),
     MethodSpec("tasks/get", V03, "GetTask", False, _v03_task_query, _v03p_get_task,
-               summary="Fetch a task by id"),
+               summary="Fetch a task by id", role=_GET),
     MethodSpec("tasks/cancel", V03, "CancelTask", False, _v03_task_id, _v03p_task_name,
-               summary="Ask the agent to cancel a task"),
+               summary="Ask the agent to cancel a task", role=_CANCEL),
     MethodSpec("tasks/resubscribe", V03, "TaskSubscription", True, _v03_task_id,
-               _v03p_task_name, _S, summary="Reattach to a running task's event stream"),
+               _v03p_task_name, _S,
+               summary="Reattach to a running task's event stream", role=_SUBSCRIBE),
     MethodSpec("tasks/pushNotificationConfig/set", V03, "CreateTaskPushNotificationConfig",
                False, _v03_set_push, _v03p_create_push, _P,
                summary="Register a webhook for a task"),
@@ -304,11 +332,11 @@ METHODS: tuple[MethodSpec, ...] = (
                False, _v03_push_ref, _v03p_push_name, _P, summary="Delete a webhook config"),
     MethodSpec("agent/getAuthenticatedExtendedCard", V03, "GetAgentCard", False,
                _v03_no_params, _v03_no_params, _X,
-               summary="The authenticated extended Agent Card"),
+               summary="The authenticated extended Agent Card", role=_EXTENDED_CARD),
     MethodSpec("tasks/send", V03, "", False, _v03_message, _v03_message, legacy=True,
-               summary="Pre-0.3 name of message/send"),
+               summary="Pre-0.3 name of message/send", role=_SEND),
     MethodSpec("tasks/sendSubscribe", V03, "", True, _v03_message, _v03_message, _S,
-               legacy=True, summary="Pre-0.3 name of message/stream"),
+               legacy=True, summary="Pre-0.3 name of message/stream", role=_STREAM),
 )  # fmt: skip
 
 
@@ -323,6 +351,14 @@ def find_method(version: ProtocolVersion, name: str) -> MethodSpec | None:
         if method.version is version and method.name == name:
             return method
     return None
+
+
+def method_for_role(version: ProtocolVersion, role: MethodRole) -> MethodSpec:
+    """The current (non-legacy) method of ``version`` that does ``role``."""
+    for method in METHODS:
+        if method.version is version and method.role is role and not method.legacy:
+            return method
+    raise LookupError(f"no {role} method in A2A {version}")  # the catalog covers every role
 
 
 def default_method(version: ProtocolVersion) -> MethodSpec:

@@ -262,17 +262,6 @@ class SpecDocument:
         self._ensure_tag(saved)
         return saved
 
-    def remove(self, operation_id: str) -> bool:
-        """Remove an A2A operation (and its path item when it becomes empty)."""
-        op = self.find(operation_id)
-        if op is None:
-            return False
-        item = self.data["paths"][op.ref.path]
-        del item[op.ref.method]
-        if not any(k in HTTP_METHODS for k in item):
-            del self.data["paths"][op.ref.path]
-        return True
-
     def _ensure_tag(self, saved: SavedRequest) -> None:
         tags = self.data.get("tags")
         if tags is None:
@@ -285,10 +274,6 @@ class SpecDocument:
                 tags.append({"name": tag})
 
     # --- validation and saving ----------------------------------------------------
-
-    def validate(self) -> list[str]:
-        """OpenAPI validation errors (openapi-spec-validator), first few only; [] when valid."""
-        return validate_openapi(self.data)
 
     def dumps(self, fmt: str | None = None) -> str:
         """The document as YAML or JSON text."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,3 @@ def parse_var(text: str) -> tuple[str, str]:
     if not sep or not name.strip():
         raise UsageError(f"--var must look like NAME=VALUE, got {text!r}")
     return name.strip(), value
-
-
-Substitute = Callable[[str, str], str]

@@ -1,6 +1,6 @@
 """Start the GUI: QApplication, the qasync event loop, the main window, the demo agent.
 
-Order matters (STYLE.md §5): PySide6 is imported before qasync so qasync picks it; the
+Order matters: PySide6 is imported before qasync so qasync picks it; the
 loop exists before any async resource; on close, running requests are cancelled, the
 HTTP client closed and the demo agent stopped *before* the loop stops.
 
@@ -161,4 +161,4 @@ def run_gui(argv: list[str]) -> int:
     if args.endpoint or (args.no_demo and not window.request_tabs()):
         window.new_a2a_tab(args.endpoint)
     with loop:
-        return loop.run_until_complete(_main(window, demo, args.selftest))
+        return int(loop.run_until_complete(_main(window, demo, args.selftest)))

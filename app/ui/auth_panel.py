@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.auth import ApiKeyLocation, AuthConfig, AuthKind
+from app.spec.xa2a import SavedAuth
 
 
 class SecretEdit(QWidget):
@@ -155,6 +156,17 @@ class AuthPanel(QWidget):
                 ApiKeyLocation(self.key_location.currentData()),
             )
         return AuthConfig.none()
+
+    def show_saved(self, auth: SavedAuth) -> None:
+        """Fill the page from a saved request's auth (``{{variables}}`` stay as written)."""
+        self.set_kind(AuthKind(auth.kind))
+        self.bearer_token.edit.setText(auth.get("token"))
+        self.basic_user.setText(auth.get("username"))
+        self.basic_password.edit.setText(auth.get("password"))
+        self.key_name.setText(auth.get("name"))
+        self.key_value.edit.setText(auth.get("value"))
+        location = self.key_location.findData(ApiKeyLocation(auth.get("in", "header")))
+        self.key_location.setCurrentIndex(max(location, 0))
 
     def _on_kind_changed(self) -> None:
         self.pages.setCurrentIndex(self.kind_combo.currentIndex())

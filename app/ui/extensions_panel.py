@@ -65,6 +65,13 @@ class ExtensionsPanel(QWidget):
             if uri.strip() not in self.model.uris():
                 self.model.add_uri(uri, checked=False)
 
+    def set_ticked(self, uris: tuple[str, ...]) -> None:
+        """Replace the list with ``uris``, all ticked."""
+        for row in reversed(range(self.model.rowCount())):
+            self.model.remove_row(row)
+        for uri in uris:
+            self.model.add_uri(uri, checked=True)
+
     def _on_add_clicked(self) -> None:
         if self.model.add_uri(self.uri_edit.text(), checked=True) >= 0:
             self.uri_edit.clear()

@@ -67,6 +67,13 @@ class HeadersPanel(QWidget):
         """Append a row; returns its index."""
         return self.model.add_row(name, value, enabled)
 
+    def set_headers(self, headers: Headers) -> None:
+        """Replace every row with ``headers``, all ticked."""
+        for row in reversed(range(self.model.rowCount())):
+            self.model.remove_row(row)
+        for name, value in headers:
+            self.add_header(name, value)
+
     def _on_add_clicked(self) -> None:
         row = self.model.add_row()
         index = self.model.index(row, 0)

@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
 from app import __version__
+from app.ui.messages import MessageBridge
 
 # Only Qt is imported up front: the window frame paints first and the protocol, spec and
 # request-tab modules (httpx, grpc, cryptography, a2a descriptors: ~1 s of imports) load
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
     import httpx
 
+    from app.spec.variables import Resolver
     from app.ui.request_tab import RequestTab
     from app.ui.session import SessionController
     from app.ui.spec_dock import SpecController
@@ -30,7 +32,9 @@ class MainWindow(QMainWindow):
 
     Closing the window does not close it at once: ``close_requested`` is emitted so that the
     application can cancel running requests and stop the demo agent first, then calls
-    :meth:`close_now` (STYLE.md §5, qasync shutdown).
+    :meth:`close_now` (an orderly qasync shutdown: no task outlives the loop).
+
+    It is the :class:`~app.ui.host.TabHost` of the session and spec controllers.
 
     Signals:
         close_requested: the user asked to close the window (no args).
@@ -57,6 +61,7 @@ class MainWindow(QMainWindow):
         self.tabs.tabCloseRequested.connect(self._close_tab)
         self.setCentralWidget(self.tabs)
 
+        self.messages = MessageBridge(self.statusBar(), self)
         self.demo_label = QLabel("Demo agent: off")
         self.demo_label.setObjectName("demoAgentLabel")
         self.statusBar().addPermanentWidget(self.demo_label)
@@ -65,7 +70,7 @@ class MainWindow(QMainWindow):
             self.complete_setup()
 
     def complete_setup(self) -> None:
-        """Add the heavier parts: the spec docks and their File menu entries (issue 6)."""
+        """Add the heavier parts: the spec docks and their File menu entries."""
         if hasattr(self, "spec"):
             return
         from app.ui.spec_dock import SpecController
@@ -74,13 +79,13 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(keys))
         # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs; Quit stays last.
         self._file_menu.removeAction(self._quit_action)
-        self.spec: SpecController = SpecController(self, self._file_menu)
+        self.spec: SpecController = SpecController(self, self, self._file_menu)
         self._file_menu.addSeparator()
         self._file_menu.addAction(self._quit_action)
-        # The last session's tabs (drafts included) come back; edits are autosaved (H3).
+        # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.session import SessionController
 
-        self.session: SessionController = SessionController(self)
+        self.session: SessionController = SessionController(self, parent=self)
         for tab in self.request_tabs():
             self.session.watch(tab)
         self.session.restore()
@@ -113,9 +118,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self._quit_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About A2A Workbench", self)
-        about.triggered.connect(
-            lambda: self.statusBar().showMessage(f"A2A Workbench {__version__}", 5000)
-        )
+        about.triggered.connect(lambda: self.messages.show(f"A2A Workbench {__version__}", 5000))
         help_menu.addAction(about)
 
     # --- tabs ----------------------------------------------------------------------
@@ -136,6 +139,10 @@ class MainWindow(QMainWindow):
             import httpx
 
             self._tls = await asyncio.to_thread(httpx.create_ssl_context)
+
+    def resolver(self) -> Resolver | None:
+        """The spec controller's variable resolver (None before :meth:`complete_setup`)."""
+        return self.spec.resolver() if hasattr(self, "spec") else None
 
     def new_a2a_tab(self, endpoint: str = "", message_text: str = "hello") -> RequestTab:
         """Open a request tab (version 1.0, binding JSONRPC) and focus it."""
@@ -177,16 +184,10 @@ class MainWindow(QMainWindow):
         widget = self.tabs.widget(index)
         if not isinstance(widget, RequestTab):
             return
-        if hasattr(self, "session"):  # kept for Reopen closed tab, drafts included (H3)
+        if hasattr(self, "session"):  # kept for Reopen closed tab, drafts included
             self.session.remember_closed(widget)
         self.tabs.removeTab(index)
-        if widget.busy:
-            import asyncio
-
-            task = asyncio.get_event_loop().create_task(widget.shutdown())
-            task.add_done_callback(lambda _t: widget.deleteLater())
-        else:
-            widget.deleteLater()
+        widget.close_later()
 
     def reopen_closed_tab(self) -> RequestTab | None:
         """File → Reopen closed tab (Ctrl+Shift+T): the tab closed last, as it was."""
@@ -215,14 +216,14 @@ class MainWindow(QMainWindow):
         if hasattr(self, "session"):  # not kept in the session while unchanged
             self.session.mark_disposable(tab)
         tab.send_button.setFocus()
-        self.statusBar().showMessage("Demo agent ready: press Send (Ctrl+Enter)", 10000)
+        self.messages.show("Demo agent ready: press Send (Ctrl+Enter)", 10000)
 
     def on_demo_failed(self, reason: str) -> None:
         """Say in the status bar why the demo agent is not available."""
         self.demo_info = None
         self.demo_label.setText("Demo agent: not running")
         self.demo_label.setToolTip(reason)
-        self.statusBar().showMessage(reason, 15000)
+        self.messages.show(reason, 15000)
 
     # --- shutdown ------------------------------------------------------------------
 
@@ -232,6 +233,8 @@ class MainWindow(QMainWindow):
 
         if hasattr(self, "session"):
             await self.session.flush()
+        if hasattr(self, "spec"):
+            await self.spec.shutdown()
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
         if self._http is not None:
             await self._http.aclose()

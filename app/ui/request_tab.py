@@ -1,81 +1,53 @@
-"""One request tab: version, binding, endpoint, method, body draft, Send, and the response."""
+"""One request tab: the form's actions (generate, send, follow up, save state) and its parts."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import dataclasses
-import json
-import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
-from app.protocol import exchange
 from app.protocol.auth import (
-    ApiKeyLocation,
-    AuthKind,
-    apply_auth,
     secret_header_names,
     secret_query_names,
 )
 from app.protocol.card.view import CardView, InterfaceView
-from app.protocol.catalog import MethodSpec, TemplateContext, find_method, methods_for
+from app.protocol.catalog import MethodRole, MethodSpec, TemplateContext, find_method, methods_for
 from app.protocol.errors import UsageError
 from app.protocol.events import (
-    NOT_JSON,
     ErrorKind,
     ExchangeEnd,
     ExchangeError,
     Outcome,
-    RequestSent,
-    ResponseBody,
-    ResponseHead,
-    StreamItem,
 )
+from app.protocol.followups import follow_up_method, is_streaming, task_request, template_context
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.secrets import mask_request_sent
 from app.protocol.shape import ShapeIssue, check_body, expected_shape
-from app.protocol.types import Binding, ProtocolVersion
-from app.spec.requests import auth_to_saved, to_a2a_request
+from app.protocol.types import ProtocolVersion
+from app.spec.draft import RequestDraft
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
-from app.ui.auth_panel import AuthPanel
 from app.ui.card_panel import CardPanel, capabilities_dict
-from app.ui.extensions_panel import ExtensionsPanel
-from app.ui.formatting import body_pretty
-from app.ui.headers_panel import HeadersPanel
-from app.ui.incremental import fill_view, pretty_pieces
+from app.ui.exchange_presenter import ExchangePresenter
 from app.ui.method_marks import mark_methods
-from app.ui.response_view import ResponseView
-from app.ui.shape_banner import ShapeBanner
-from app.ui.timeline_panel import TimelinePanel
-from app.ui.widgets import CodeView
-
-# While a stream delivers events back to back, yield to the Qt loop this often (seconds).
-_BREATHE_S = 0.01
-# Formatting more than this on the GUI thread would freeze repainting.
-_THREADED_FORMAT_BYTES = 256 * 1024
+from app.ui.request_controller import RequestController
+from app.ui.request_form import RequestForm
+from app.ui.tasks import OwnedTask
+from app.ui.widgets import select_data
 
 
-class RequestTab(QWidget):
+class RequestTab(RequestForm):
     """A request being edited and sent.
 
     The body editor holds the user's draft; only *Replace request body* overwrites it.
+    The widgets come from :class:`RequestForm`; :attr:`draft` keeps the saved state and
+    the spec file, :attr:`controller` runs the exchanges and :attr:`presenter` shows them.
 
     Signals:
         title_changed: the tab's title changed (arg: new title).
@@ -95,101 +67,14 @@ class RequestTab(QWidget):
         message_text: str = "hello",
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self._http_client = http_client
-        self._task: asyncio.Task[None] | None = None
-        self._secret_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-
-        self.version_combo = QComboBox()
-        self.version_combo.setObjectName("versionCombo")
-        self.version_combo.setToolTip("A2A protocol version this tab speaks")
-        for version in ProtocolVersion:
-            self.version_combo.addItem(version.value, version)
-        self.binding_combo = QComboBox()
-        self.binding_combo.setObjectName("bindingCombo")
-        self.binding_combo.setToolTip("Protocol binding")
-        for binding in Binding:
-            self.binding_combo.addItem(binding.value, binding)
-        self.endpoint_edit = QLineEdit(endpoint)
-        self.endpoint_edit.setObjectName("endpointEdit")
-        self.endpoint_edit.setPlaceholderText("Interface URL, e.g. http://127.0.0.1:8000/")
-        self.tenant_edit = QLineEdit()
-        self.tenant_edit.setObjectName("tenantEdit")
-        self.tenant_edit.setPlaceholderText("tenant")
-        self.tenant_edit.setToolTip("The interface's tenant (1.0); set by “Use this interface”")
-        self.tenant_edit.setMaximumWidth(140)
-        self.send_button = QPushButton("Send")
-        self.send_button.setObjectName("sendButton")
-        self.send_button.setToolTip("Send the request (Ctrl+Enter)")
-        self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
-        self.send_button.setDefault(True)
-
-        self.method_combo = QComboBox()
-        self.method_combo.setObjectName("methodCombo")
-        self.method_combo.setMinimumContentsLength(24)
-        self.message_text_edit = QLineEdit(message_text)
-        self.message_text_edit.setObjectName("messageTextEdit")
-        self.message_text_edit.setPlaceholderText("Message text for templates")
-        self.generate_button = QPushButton("Generate request body")
-        self.generate_button.setObjectName("generateBodyButton")
-        self.generate_button.setToolTip("Render the method's template into the preview")
-        self.replace_button = QPushButton("Replace request body")
-        self.replace_button.setObjectName("replaceBodyButton")
-        self.replace_button.setToolTip("Overwrite the draft with the preview")
-        self.replace_button.setEnabled(False)
-
-        self.body_editor = CodeView("bodyEditor", read_only=False)
-        self.body_editor.setPlaceholderText("JSON-RPC request envelope")
-        self.preview = CodeView("bodyPreview", read_only=True)
-        self.preview.setPlaceholderText(
-            "Press “Generate request body” to preview the method's template here"
-        )
-        self.response_view = ResponseView()
-        # Auth, headers, extensions and the shape check (issue 3).
-        self.headers_panel = HeadersPanel()
-        self.auth_panel = AuthPanel()
-        self.extensions_panel = ExtensionsPanel()
-        self.shape_banner = ShapeBanner()
+        super().__init__(endpoint=endpoint, message_text=message_text, parent=parent)
+        self.draft = RequestDraft()
+        self.controller = RequestController(http_client, self)
+        self._closing = OwnedTask()
+        self.controller.finished.connect(self._on_exchange_over)
         self._card_caps: dict[str, Any] | None = None
 
-        row1 = QHBoxLayout()
-        row1.addWidget(self.version_combo)
-        row1.addWidget(self.binding_combo)
-        row1.addWidget(self.endpoint_edit, 1)
-        row1.addWidget(self.tenant_edit)
-        row1.addWidget(self.send_button)
-        row2 = QHBoxLayout()
-        row2.addWidget(QLabel("Method"))
-        row2.addWidget(self.method_combo)
-        row2.addWidget(QLabel("Text"))
-        row2.addWidget(self.message_text_edit, 1)
-        row2.addWidget(self.generate_button)
-        row2.addWidget(self.replace_button)
-
-        body_page = QSplitter(Qt.Orientation.Vertical)
-        draft_box = _titled("Request body (draft)", self.body_editor)
-        draft_layout = draft_box.layout()
-        assert isinstance(draft_layout, QVBoxLayout)
-        draft_layout.insertWidget(1, self.shape_banner)
-        self._draft_title = draft_box.findChild(QLabel)
-        body_page.addWidget(draft_box)
-        body_page.addWidget(_titled("Template preview", self.preview))
-        body_page.setSizes([400, 200])
-        # Feature pages (headers, auth, …) are added to these two tab widgets by their own
-        # modules, so each feature stays one file.
-        self.editor_tabs = QTabWidget()
-        self.editor_tabs.setObjectName("requestEditorTabs")
-        self.editor_tabs.addTab(body_page, "Body")
-        self.editor_tabs.addTab(self.headers_panel, "Headers")
-        self.editor_tabs.addTab(self.auth_panel, "Auth")
-        self.editor_tabs.addTab(self.extensions_panel, "Extensions")
-        self.result_tabs = QTabWidget()
-        self.result_tabs.setObjectName("resultTabs")
-        self.result_tabs.addTab(self.response_view, "Response")
-        # The stream timeline (issue 4): streaming methods switch to it.
-        self.timeline = TimelinePanel()
-        self.result_tabs.addTab(self.timeline, "Timeline")
-        # The Agent Card page (issue 5): discovery, Use this interface, verify.
+        # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
         self.result_tabs.addTab(self.card_panel, "Agent Card")
         self.card_panel.interface_chosen.connect(self.use_interface)
@@ -200,22 +85,14 @@ class RequestTab(QWidget):
         self.last_task_id = ""
         self.last_context_id = ""
         self._follow_up: tuple[str, str] | None = None
-        self._side_task: asyncio.Task[None] | None = None
+        self.presenter = ExchangePresenter(
+            self.controller, self.response_view, self.timeline, self._note_task
+        )
+        self.controller.event_arrived.connect(self._on_exchange_event)  # after the presenter's
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
         self.timeline.resubscribe_requested.connect(self.resubscribe)
         self.timeline.follow_up_requested.connect(self.follow_up)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.setObjectName("requestSplitter")
-        split.addWidget(self.editor_tabs)
-        split.addWidget(self.result_tabs)
-        split.setSizes([500, 600])
-
-        layout = QVBoxLayout(self)
-        layout.addLayout(row1)
-        layout.addLayout(row2)
-        layout.addWidget(split, 1)
-
         self.version_combo.currentIndexChanged.connect(self._fill_methods)
         self.send_button.clicked.connect(self.send_or_cancel)
         self.generate_button.clicked.connect(self.generate_preview)
@@ -229,11 +106,8 @@ class RequestTab(QWidget):
         self._fill_methods()
         self.generate_preview()
         self.replace_body()
-        # Saving to a spec (issue 6): the last saved/opened state and the unsaved marker.
-        self.variables: Resolver | None = None
-        self._saved_base: SavedRequest | None = None
-        self._clean_state = self._state_key()
-        self._dirty = False
+        # The fresh tab is the clean state until it is saved or a saved request is opened.
+        self.draft.mark_saved(None, self.form())
         for signal in (
             self.body_editor.textChanged,
             self.endpoint_edit.textChanged,
@@ -254,88 +128,53 @@ class RequestTab(QWidget):
     # --- state read by the window and tests -------------------------------------------
 
     @property
-    def version(self) -> ProtocolVersion:
-        """The selected protocol version."""
-        return ProtocolVersion(self.version_combo.currentData())
-
-    @property
-    def binding(self) -> Binding:
-        """The selected binding."""
-        return Binding(self.binding_combo.currentData())
-
-    @property
-    def method(self) -> str:
-        """The selected method name."""
-        return str(self.method_combo.currentData() or self.method_combo.currentText())
-
-    @property
     def busy(self) -> bool:
         """True while an exchange is running."""
-        return self._task is not None and not self._task.done()
+        return self.controller.busy
+
+    @property
+    def variables(self) -> Resolver | None:
+        """Resolves the draft's ``{{variables}}`` (set by the spec controller)."""
+        return self.draft.variables
+
+    @variables.setter
+    def variables(self, resolver: Resolver | None) -> None:
+        self.draft.variables = resolver
+
+    @property
+    def spec_path(self) -> Path | None:
+        """The spec file this tab's request belongs to (:attr:`RequestDraft.spec_path`)."""
+        return self.draft.spec_path
 
     def title(self) -> str:
         """A short tab title: the saved name (else the method), ``*`` when unsaved."""
-        base = getattr(self, "_saved_base", None)
-        name = base.name if base is not None else self.method
-        return f"{name} *" if getattr(self, "_dirty", False) else name
+        return self.draft.title(self.method)
 
     @property
     def dirty(self) -> bool:
         """True when the draft changed since it was last saved, opened or created."""
-        return self._dirty
+        return self.draft.dirty
 
     def build_request(self) -> A2ARequest:
-        """The request the widgets describe (plain data for the protocol layer).
-
-        Ticked header rows, the Auth page's credential and the ticked extensions are folded
-        into ``headers``/``query`` (:func:`app.protocol.auth.apply_auth`).
+        """The request the widgets describe (:meth:`RequestDraft.build_request`).
 
         Raises:
             UsageError: the credential cannot be encoded (API key without a name, …).
         """
-        request = A2ARequest(
-            endpoint=self.endpoint_edit.text().strip(),
-            method=self.method,
-            body=self.body_editor.toPlainText(),
-            version=self.version,
-            binding=self.binding,
-            headers=self.headers_panel.headers(),
-            tenant=self.tenant_edit.text().strip(),
-        )
-        if self.variables is not None and _uses_variables(self.to_saved()):
-            return to_a2a_request(self.to_saved(), self.variables).request
-        return apply_auth(request, self.auth_panel.config(), self.extensions_panel.selected())
+        return self.draft.build_request(self.form())
 
-    # --- saving to and opening from a spec (issue 6) -----------------------------------
+    # --- saving to and opening from a spec ----------------------------------------------
 
     def to_saved(self) -> SavedRequest:
-        """The tab as a Qt-free :class:`SavedRequest` (secrets still as typed; the document
-        layer turns them into ``{{variables}}`` when writing)."""
-        base = self._saved_base
-        return SavedRequest(
-            name=base.name if base is not None else self.method,
-            version=self.version,
-            binding=self.binding,
-            endpoint=self.endpoint_edit.text().strip(),
-            method=self.method,
-            body=self.body_editor.toPlainText(),
-            operation_id=base.operation_id if base is not None else "",
-            tags=base.tags if base is not None else (),
-            agent_card_url=base.agent_card_url if base is not None else "",
-            agent_card=base.agent_card if base is not None else None,
-            tenant=self.tenant_edit.text().strip(),
-            headers=tuple(self.headers_panel.headers()),
-            query=base.query if base is not None else (),
-            auth=auth_to_saved(self.auth_panel.config()),
-            extensions=tuple(self.extensions_panel.selected()),
-            timeout=base.timeout if base is not None else None,
-        )
+        """The tab as a Qt-free :class:`SavedRequest` (:meth:`RequestDraft.to_saved`)."""
+        return self.draft.to_saved(self.form())
 
     def _follow_endpoint(self, endpoint: str) -> None:
         # A saved endpoint may be `{{baseUrl}}/`: prefill the card URL from its value.
-        if "{{" in endpoint and self.variables is not None:
+        variables = self.draft.variables
+        if "{{" in endpoint and variables is not None:
             try:
-                endpoint = self.variables.substitute(endpoint, "endpoint")
+                endpoint = variables.substitute(endpoint, "endpoint")
             except Exception:  # an unset variable: nothing to prefill yet
                 return
         self.card_panel.follow_endpoint(endpoint)
@@ -346,68 +185,28 @@ class RequestTab(QWidget):
 
     def load_saved(self, saved: SavedRequest) -> None:
         """Show ``saved`` exactly as it was saved (``{{variables}}`` stay as written)."""
-        self.version_combo.setCurrentIndex(self.version_combo.findData(saved.version))
-        self.binding_combo.setCurrentIndex(self.binding_combo.findData(saved.binding))
-        index = self.method_combo.findData(saved.method)
-        if index < 0:
-            self.method_combo.addItem(saved.method, saved.method)
-            index = self.method_combo.count() - 1
-        self.method_combo.setCurrentIndex(index)
-        self.endpoint_edit.setText(saved.endpoint)
-        self.tenant_edit.setText(saved.tenant)
-        self.body_editor.setPlainText(saved.body)
-        text = _first_text(saved.body)
-        if text is not None:  # so that Generate renders the same message again
-            self.message_text_edit.setText(text)
-        headers = self.headers_panel.model
-        for row in reversed(range(headers.rowCount())):
-            headers.remove_row(row)
-        for name, value in saved.headers:
-            self.headers_panel.add_header(name, value)
-        panel = self.auth_panel
-        panel.set_kind(AuthKind(saved.auth.kind))
-        panel.bearer_token.edit.setText(saved.auth.get("token"))
-        panel.basic_user.setText(saved.auth.get("username"))
-        panel.basic_password.edit.setText(saved.auth.get("password"))
-        panel.key_name.setText(saved.auth.get("name"))
-        panel.key_value.edit.setText(saved.auth.get("value"))
-        location = panel.key_location.findData(ApiKeyLocation(saved.auth.get("in", "header")))
-        panel.key_location.setCurrentIndex(max(location, 0))
-        extensions = self.extensions_panel.model
-        for row in reversed(range(extensions.rowCount())):
-            extensions.remove_row(row)
-        for uri in saved.extensions:
-            extensions.add_uri(uri, checked=True)
+        self.show_saved(saved)
         self.mark_saved(saved)
 
-    def mark_saved(self, saved: SavedRequest) -> None:
-        """Record ``saved`` (with its operation id) as the clean state; clears the marker."""
-        self._saved_base = saved
-        self._clean_state = self._state_key()
-        self._dirty = False
+    def mark_saved(self, saved: SavedRequest, spec_path: Path | None = None) -> None:
+        """Record ``saved`` (with its operation id) as the clean state; clears the marker.
+
+        ``spec_path``, when given, is the spec file it was saved to.
+        """
+        if spec_path is not None:
+            self.draft.spec_path = spec_path
+        self.draft.mark_saved(saved, self.form())
         self.title_changed.emit(self.title())
 
-    def _state_key(self) -> tuple[object, ...]:
-        auth = self.auth_panel.config()
-        return (
-            self.version, self.binding, self.method, self.endpoint_edit.text(),
-            self.tenant_edit.text(), self.body_editor.toPlainText(),
-            tuple(self.headers_panel.headers()), tuple(self.extensions_panel.selected()),
-            auth.kind, auth.token, auth.username, auth.password, auth.key_name,
-            auth.key_value, auth.key_location,
-        )  # fmt: skip
-
     def _update_dirty(self, *_args: object) -> None:
-        dirty = self._state_key() != self._clean_state
-        if dirty != self._dirty:
-            self._dirty = dirty
+        if self.draft.update(self.form()):
             self.title_changed.emit(self.title())
         self.edited.emit()
 
     @property
     def saved_base(self) -> SavedRequest | None:
         """The request last saved or opened in this tab (its clean state), if any."""
-        return self._saved_base
+        return self.draft.saved_base
 
     def restore_draft(self, draft: SavedRequest, base: SavedRequest | None = None) -> None:
         """Show a kept draft (session restore, reopened tab) with its unsaved marker.
@@ -418,10 +217,9 @@ class RequestTab(QWidget):
         """
         if base is not None:
             self.load_saved(base)
-        clean_state, clean_base = self._clean_state, self._saved_base
+        clean = self.draft.clean_state
         self.load_saved(draft)
-        self._saved_base, self._clean_state = clean_base, clean_state
-        self._dirty = self._state_key() != self._clean_state
+        self.draft.set_clean_state(clean, self.form())
         self.title_changed.emit(self.title())
 
     def set_card_capabilities(self, caps: dict[str, Any] | None) -> None:
@@ -439,10 +237,10 @@ class RequestTab(QWidget):
     def use_interface(self, iface: InterfaceView) -> None:
         """Point the tab at a card interface: endpoint, binding, version and tenant.
 
-        The only card action that changes these four (issue 5); the draft body is kept.
+        The only card action that changes these four; the draft body is kept.
         """
-        _select_data(self.version_combo, iface.major_minor)
-        _select_data(self.binding_combo, iface.binding)
+        select_data(self.version_combo, iface.major_minor)
+        select_data(self.binding_combo, iface.binding)
         self.endpoint_edit.setText(iface.url)
         self.tenant_edit.setText(iface.tenant)
 
@@ -551,76 +349,32 @@ class RequestTab(QWidget):
             self.response_view.show_end(ExchangeEnd(0.0, Outcome.USAGE_ERROR))
             return
         auth = self.auth_panel.config()
-        self._secret_names = (secret_header_names(auth), secret_query_names(auth))
+        self.presenter.secret_names = (secret_header_names(auth), secret_query_names(auth))
         self._set_busy(True)
-        if self._is_streaming(request):
+        if is_streaming(request.version, request.method):
             self.timeline.clear(request.version)
             self.timeline.begin_connection(request.method)
             self.result_tabs.setCurrentWidget(self.timeline)
         self._follow_up = None
-        self._task = asyncio.get_event_loop().create_task(self._run(request))
+        self.controller.send(request)
 
     def cancel(self) -> None:
         """Stop the running exchange (locally: the connection is closed)."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self.controller.cancel()
 
     async def shutdown(self) -> None:
-        """Cancel and await the running exchange (before the tab or the app closes)."""
-        for task in (self._task, self._side_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        """Cancel and await the running exchanges (before the tab or the app closes)."""
+        await self.controller.shutdown()
         await self.card_panel.shutdown()
 
-    async def _run(self, request: A2ARequest) -> None:
-        view = self.response_view
-        timeline = self.timeline if self._is_streaming(request) else None
-        last_row: int | None = None  # the timeline row of the item just received
-        breathed = time.perf_counter()
-        try:
-            async for event in exchange.run(request, http=self._http_client()):
-                if isinstance(event, StreamItem):
-                    if timeline is not None:
-                        last_row = timeline.add_item(event)
-                    # A fast stream arrives in big chunks: let the GUI breathe between them.
-                    now = time.perf_counter()
-                    if now - breathed > _BREATHE_S:
-                        await asyncio.sleep(0)
-                        breathed = time.perf_counter()
-                    continue
-                if isinstance(event, RequestSent):
-                    view.show_request(mask_request_sent(event, *self._secret_names))
-                elif isinstance(event, ResponseHead):
-                    view.show_head(event)
-                elif isinstance(event, ResponseBody):
-                    if timeline is not None:
-                        timeline.add_body(event, "response body instead of a stream")
-                    await self._show_body(event)
-                elif isinstance(event, ExchangeError):
-                    view.show_error(event)
-                    if timeline is not None and last_row is not None:
-                        timeline.attach_error(last_row, event)
-                    elif timeline is not None:
-                        timeline.add_error(event)
-                elif isinstance(event, ExchangeEnd):
-                    if timeline is not None:
-                        timeline.end_connection(event.outcome, event.elapsed_ms)
-                        self._note_task(timeline.task_id, timeline.context_id)
-                    view.show_end(event)
-                    self.exchange_finished.emit(event)
-                last_row = None
-        finally:
-            self._set_busy(False)
-            if timeline is not None and timeline.running:
-                timeline.end_connection(Outcome.CANCELLED, 0.0)
+    def close_later(self) -> None:
+        """Delete the tab once its exchanges have stopped (it was closed)."""
+        if self.busy:
+            self._closing.start(self.shutdown(), then=self.deleteLater)
+        else:
+            self.deleteLater()
 
-    # --- streams and task controls (issue 4) -----------------------------------------
-
-    def _is_streaming(self, request: A2ARequest) -> bool:
-        spec = find_method(request.version, request.method)
-        return spec is not None and spec.streaming
+    # --- streams and task controls ---------------------------------------------------
 
     def _note_task(self, task_id: str, context_id: str) -> None:
         if task_id:
@@ -629,70 +383,48 @@ class RequestTab(QWidget):
             self.last_context_id = context_id
 
     def _template_context(self, spec: MethodSpec) -> TemplateContext:
-        """Templates get the task id seen last; message templates get contextId/taskId
-        only after *Follow up* (a fresh SendMessage must not continue an old task)."""
-        text = self.message_text_edit.text()
-        if spec.name in _SEND_METHODS:
-            if self._follow_up is None:
-                return TemplateContext(text=text)
-            context_id, task_id = self._follow_up
-            return TemplateContext(text=text, context_id=context_id, task_id=task_id)
-        return TemplateContext(
-            text=text, task_id=self.last_task_id, context_id=self.last_context_id
+        return template_context(
+            spec,
+            self.message_text_edit.text(),
+            follow_up=self._follow_up,
+            last_task_id=self.last_task_id,
+            last_context_id=self.last_context_id,
         )
 
-    def _side_request(self, method: str, task_id: str) -> A2ARequest | None:
-        """A request to ``method`` for ``task_id`` over this tab's binding, headers and auth."""
-        spec = find_method(self.version, method)
-        if spec is None:
-            return None
+    def _side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:
+        """The ``role`` request for ``task_id`` over this tab's binding, headers and auth."""
         try:
             base = self.build_request()
         except UsageError as exc:
             self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
             return None
-        ctx = TemplateContext(task_id=task_id, context_id=self.last_context_id)
-        return dataclasses.replace(base, method=method, body=render_body(spec, self.binding, ctx))
+        return task_request(base, role, task_id, self.last_context_id)
 
     def cancel_task(self, task_id: str) -> None:
         """*Cancel task*: CancelTask / tasks/cancel for ``task_id``; the result joins the
         timeline (the stream, if still open, goes on and shows the cancellation)."""
-        if not task_id or (self._side_task is not None and not self._side_task.done()):
+        if not task_id or self.controller.side_busy:
             return
-        method = "CancelTask" if self.version is ProtocolVersion.V1_0 else "tasks/cancel"
-        request = self._side_request(method, task_id)
+        request = self._side_request(MethodRole.CANCEL, task_id)
         if request is None:
             return
-        self.timeline.add_marker(f"{method} sent for task {task_id}")
-        self._side_task = asyncio.get_event_loop().create_task(
-            self._run_side(request, f"{method} result")
-        )
-
-    async def _run_side(self, request: A2ARequest, label: str) -> None:
-        timeline = self.timeline
-        try:
-            async for event in exchange.run(request, http=self._http_client()):
-                if isinstance(event, ResponseBody):
-                    timeline.add_body(event, label)
-                elif isinstance(event, ExchangeError):
-                    timeline.add_error(event)
-        finally:
-            timeline.end_side_exchange()
+        self.timeline.add_marker(f"{request.method} sent for task {task_id}")
+        self.presenter.side_label = f"{request.method} result"
+        self.controller.send_side(request)
 
     def resubscribe(self, task_id: str) -> None:
         """*Resubscribe*: SubscribeToTask / tasks/resubscribe, appended to this timeline as a
         new connection."""
         if not task_id or self.busy:
             return
-        method = "SubscribeToTask" if self.version is ProtocolVersion.V1_0 else "tasks/resubscribe"
-        request = self._side_request(method, task_id)
+        request = self._side_request(MethodRole.SUBSCRIBE, task_id)
         if request is None:
             return
         self.response_view.clear()
         self._set_busy(True)
-        self.timeline.begin_connection(f"new connection: {method} for task {task_id}")
+        self.timeline.begin_connection(f"new connection: {request.method} for task {task_id}")
         self.result_tabs.setCurrentWidget(self.timeline)
-        self._task = asyncio.get_event_loop().create_task(self._run(request))
+        self.controller.send(request)
 
     def follow_up(self, context_id: str, task_id: str) -> None:
         """*Follow up*: the next turn's body, in the preview (the draft is only overwritten
@@ -701,26 +433,20 @@ class RequestTab(QWidget):
         The send method is kept when one is selected, else the streaming send method.
         """
         self._follow_up = (context_id, task_id)
-        if self.method not in _SEND_METHODS:
-            name = (
-                "SendStreamingMessage" if self.version is ProtocolVersion.V1_0 else "message/stream"
-            )
+        name = follow_up_method(self.version, self.method)
+        if name != self.method:
             self.method_combo.setCurrentIndex(self.method_combo.findData(name))
         self.generate_preview()
         self.editor_tabs.setCurrentIndex(0)
         self.message_text_edit.setFocus()
         self.message_text_edit.selectAll()
 
-    async def _show_body(self, event: ResponseBody) -> None:
-        view = self.response_view
-        if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:
-            view.show_body(event, body_pretty(event.json, event.body))
-            return
-        # Large JSON: raw preview now, pretty text streamed in without freezing the window.
-        view.show_body(event, "")
-        view.pretty_view.set_text("")
-        view.pretty_view.set_highlighting(False)
-        await fill_view(view.pretty_view, pretty_pieces(event.json))
+    def _on_exchange_event(self, event: object) -> None:
+        if isinstance(event, ExchangeEnd):
+            self.exchange_finished.emit(event)
+
+    def _on_exchange_over(self) -> None:
+        self._set_busy(False)
 
     def _set_busy(self, busy: bool) -> None:
         self.send_button.setText("Cancel" if busy else "Send")
@@ -731,53 +457,5 @@ class RequestTab(QWidget):
             self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
 
 
-_SEND_METHODS = frozenset(
-    {"SendMessage", "SendStreamingMessage", "message/send", "message/stream", "tasks/send",
-     "tasks/sendSubscribe"}
-)  # fmt: skip
-
-
 def _specs(version: ProtocolVersion) -> dict[str, MethodSpec]:
     return {spec.name: spec for spec in methods_for(version)}
-
-
-def _select_data(combo: QComboBox, value: object) -> None:
-    """Select the item whose data equals ``value`` (str-enum data compares by value)."""
-    for i in range(combo.count()):
-        if combo.itemData(i) == value:
-            combo.setCurrentIndex(i)
-            return
-
-
-def _uses_variables(saved: SavedRequest) -> bool:
-    texts = [saved.endpoint, saved.body, saved.tenant, *(v for _, v in saved.headers)]
-    texts += [v for _, v in saved.auth.params]
-    return any("{{" in t for t in texts)
-
-
-def _titled(title: str, widget: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    label = QLabel(f"<b>{title}</b>")
-    layout.addWidget(label)
-    layout.addWidget(widget, 1)
-    return box
-
-
-def _first_text(body: str) -> str | None:
-    """The first ``"text"`` string in a request body (the message text), if any."""
-    try:
-        value: Any = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    stack = [value]
-    while stack:
-        item = stack.pop(0)
-        if isinstance(item, dict):
-            if isinstance(item.get("text"), str):
-                return str(item["text"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None

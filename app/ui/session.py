@@ -11,7 +11,7 @@
   (Ctrl+Shift+T), in memory with everything they held, in the file without secrets.
 
 No dialogs: closing a tab with an unsaved draft just says in the status bar how to get it
-back (STYLE.md §5).
+back (no modal dialog interrupts closing a tab).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -27,9 +27,10 @@ from app.session import CLOSED_LIMIT, Session, TabState, session_path
 from app.session import load as load_session
 from app.session import save as save_session
 from app.spec.xa2a import SavedRequest
+from app.ui.host import TabHost
+from app.ui.tasks import OwnedTask
 
 if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
     from app.ui.request_tab import RequestTab
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,10 @@ def _essentials(saved: SavedRequest) -> tuple[object, ...]:
 class SessionController(QObject):
     """Session autosave/restore and the closed-tab stack of one main window."""
 
-    def __init__(self, window: MainWindow, path: Path | None = None) -> None:
-        super().__init__(window)
+    def __init__(
+        self, window: TabHost, path: Path | None = None, *, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
         self.window = window
         self.path = path if path is not None else session_path()
         self.closed: list[TabState] = []
@@ -59,7 +62,7 @@ class SessionController(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
-        self._task: asyncio.Task[None] | None = None
+        self._saving = OwnedTask()
         self._again = False
         self._restoring = False
         self.last_error = ""
@@ -84,7 +87,7 @@ class SessionController(QObject):
         # Compared on what the user can change: sending, titles and ids of results don't count.
         return generated is not None and _essentials(generated) == _essentials(draft)
 
-    def remap_demo(self, info: dict[str, Any]) -> int:
+    def remap_demo(self, info: dict[str, object]) -> int:
         """Point restored tabs at the demo agent's new addresses; returns how many moved."""
         moved = 0
         pairs = [
@@ -119,7 +122,7 @@ class SessionController(QObject):
             text = f"Closed '{name}' — unsaved draft kept; Ctrl+Shift+T reopens it"
         else:
             text = f"Closed '{name}' — Ctrl+Shift+T reopens it"
-        self.window.statusBar().showMessage(text, 15000)
+        self.window.messages.show(text, 15000)
         self._update_reopen_action()
         self.schedule()
 
@@ -130,22 +133,21 @@ class SessionController(QObject):
         state = self.closed.pop()
         tab = self._open(state)
         self._update_reopen_action()
-        self.window.statusBar().showMessage(f"Reopened '{state.title}'", 5000)
+        self.window.messages.show(f"Reopened '{state.title}'", 5000)
         self.schedule()
         return tab
 
     def _update_reopen_action(self) -> None:
-        action = getattr(self.window, "reopen_closed_action", None)
-        if action is not None:
-            action.setEnabled(bool(self.closed))
-            latest = f": {self.closed[-1].title}" if self.closed else ""
-            action.setToolTip(f"Reopen the tab closed last{latest}")
+        action = self.window.reopen_closed_action
+        action.setEnabled(bool(self.closed))
+        latest = f": {self.closed[-1].title}" if self.closed else ""
+        action.setToolTip(f"Reopen the tab closed last{latest}")
 
     # --- capture and restore -------------------------------------------------------
 
     def capture(self, tab: RequestTab) -> TabState:
         """The tab's state (with its credentials: they are stripped only when written)."""
-        spec_path = getattr(tab, "spec_path", None)
+        spec_path = tab.draft.spec_path
         return TabState(
             draft=tab.to_saved(),
             base=tab.saved_base,
@@ -197,7 +199,7 @@ class SessionController(QObject):
             )
         parts += problems
         if parts:
-            self.window.statusBar().showMessage(" · ".join(parts), 15000)
+            self.window.messages.show(" · ".join(parts), 15000)
         return len(opened)
 
     def _open(self, state: TabState) -> RequestTab:
@@ -205,21 +207,20 @@ class SessionController(QObject):
         tab = window.new_a2a_tab()
         tab.restore_draft(state.draft, state.base)
         if state.spec_path:
-            opened: Any = tab  # spec_path is the spec controller's attribute on tabs
-            opened.spec_path = Path(state.spec_path)
-        spec = getattr(window, "spec", None)
-        if spec is not None:
-            tab.variables = spec.resolver()
+            tab.draft.spec_path = Path(state.spec_path)
+        resolver = window.resolver()
+        if resolver is not None:
+            tab.variables = resolver
             tab.refresh_card_url()
         return tab
 
     # --- saving --------------------------------------------------------------------
 
     def _on_timer_timeout(self) -> None:
-        if self._task is not None and not self._task.done():
+        if self._saving.running:
             self._again = True
             return
-        self._task = asyncio.get_event_loop().create_task(self._save_loop())
+        self._saving.start(self._save_loop())
 
     async def _save_loop(self) -> None:
         self._again = True
@@ -234,15 +235,15 @@ class SessionController(QObject):
         except OSError as exc:
             self.last_error = f"Could not save the session to {self.path}: {exc}"
             log.warning("%s", self.last_error)
-            self.window.statusBar().showMessage(self.last_error, 15000)
+            self.window.messages.show(self.last_error, 15000)
         else:
             self.last_error = ""
 
     async def flush(self) -> None:
         """Save now and wait for it (window shutdown)."""
         self._timer.stop()
-        if self._task is not None and not self._task.done():
+        if self._saving.running:
             self._again = True
-            await self._task
+            await self._saving.join()
         else:
             await self._save_once()

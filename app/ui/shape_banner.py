@@ -3,7 +3,7 @@
 Send checks the draft with :func:`app.protocol.shape.check_body`; when something is off,
 the banner lists the reasons and waits: *Generate the right template* fills the preview for
 the tab's method × binding, *Send anyway* sends the draft as it is. Nothing modal, so the
-qasync loop keeps running (STYLE.md §5).
+qasync loop keeps running (a modal dialog would block it).
 """
 
 from __future__ import annotations

@@ -8,11 +8,9 @@ saved request, which the window opens in a tab exactly as it was saved.
 from __future__ import annotations
 
 import asyncio
-import copy
-import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QStandardItem, QStandardItemModel
@@ -22,6 +20,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHeaderView,
     QLabel,
+    QMainWindow,
     QMenu,
     QMessageBox,
     QTreeView,
@@ -30,18 +29,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.resources import example_spec
-from app.spec.document import (
-    OPENAPI_VERSION,
-    SavedOperation,
-    SpecDocument,
-    SpecError,
-    atomic_write,
-    load,
-    validate_operation,
-)
+from app.spec.document import SavedOperation, SpecDocument, SpecError, atomic_write, load
+from app.spec.save import SaveResult, for_target, save_request, save_target
 from app.spec.variables import Resolver, SecretStore
-from app.spec.xa2a import extract_secrets
+from app.spec.xa2a import SavedRequest
 from app.ui.doc_view import DocView
+from app.ui.host import TabHost
+from app.ui.tasks import OwnedTask
+
+if TYPE_CHECKING:
+    from app.ui.request_tab import RequestTab
 
 OPERATION_ROLE = Qt.ItemDataRole.UserRole + 1
 COLUMNS = ("Request", "Method", "Binding", "Version")
@@ -216,15 +213,18 @@ class SpecController(QObject):
     Recent specs, saving tabs and opening saved requests in tabs.
 
     ``values`` holds non-secret variable values (``baseUrl``, ``grpcTarget`` from the demo
-    agent); secrets go to the keyring (or the private fallback file) on save.
+    agent); secrets go to the keyring (or the private fallback file) on save. ``host``
+    holds the tabs; ``window`` (the same main window) the docks and dialogs.
     """
 
-    def __init__(self, window: Any, file_menu: QMenu) -> None:
+    def __init__(self, host: TabHost, window: QMainWindow, file_menu: QMenu) -> None:
         super().__init__(window)
         import platformdirs
 
+        self.host = host
         self.window = window
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._opening = OwnedTask()
+        self._saving = OwnedTask()
         self.document: SpecDocument | None = None
         self.values: dict[str, str] = {}
         config = Path(platformdirs.user_config_dir("a2a-workbench"))
@@ -268,7 +268,7 @@ class SpecController(QObject):
             self.values["baseUrl"] = str(info["base_url"])
         if info.get("grpc_target"):
             self.values["grpcTarget"] = str(info["grpc_target"])
-        for tab in self.window.request_tabs():
+        for tab in self.host.request_tabs():
             tab.variables = self.resolver()
 
     def resolver(self) -> Resolver:
@@ -290,7 +290,7 @@ class SpecController(QObject):
         """:meth:`open_spec` with reading and parsing in a worker thread (menu actions)."""
 
         async def open_async() -> None:
-            self.window.statusBar().showMessage(f"Opening {path}…")
+            self.host.messages.show(f"Opening {path}…")
             try:
                 doc = await asyncio.to_thread(load, Path(path))
             except SpecError as exc:
@@ -298,9 +298,7 @@ class SpecController(QObject):
                 return
             self._opened(doc, True)
 
-        task = asyncio.get_event_loop().create_task(open_async())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._opening.start(open_async())
 
     def _opened(self, doc: SpecDocument, remember: bool) -> SpecDocument:
         self.document = doc
@@ -311,16 +309,16 @@ class SpecController(QObject):
         message = doc.notice or f"Opened {doc.path}"
         if doc.problems:
             message += f" · {len(doc.problems)} invalid request(s) skipped"
-        self.window.statusBar().showMessage(message, 10000)
+        self.host.messages.show(message, 10000)
         return doc
 
-    def open_operation(self, op: SavedOperation) -> Any:
+    def open_operation(self, op: SavedOperation) -> RequestTab:
         """Open a saved request in a new tab, exactly as saved."""
-        tab = self.window.new_a2a_tab()
+        tab = self.host.new_a2a_tab()
         tab.load_saved(op.request)
         tab.variables = self.resolver()
         tab.refresh_card_url()
-        tab.spec_path = self.document.path if self.document else None
+        tab.draft.spec_path = self.document.path if self.document else None
         return tab
 
     def _on_dock_selected(self, op: SavedOperation | None) -> None:
@@ -348,22 +346,19 @@ class SpecController(QObject):
         try:
             write_recent(self.recent_path, items)
         except OSError as exc:
-            self.window.statusBar().showMessage(f"Could not update recent specs: {exc}", 8000)
+            self.host.messages.show(f"Could not update recent specs: {exc}", 8000)
         self._fill_recent()
 
     # --- saving --------------------------------------------------------------------
 
-    def target_for(self, tab: Any) -> Path | None:
+    def target_for(self, tab: RequestTab) -> Path | None:
         """Where Ctrl+S writes ``tab``: its spec, else the open (editable) spec; None (ask the
         user) when that is the example bundled with the app, which is never written to."""
-        path = getattr(tab, "spec_path", None)
-        if path is None and self.document is not None and not self.document.read_only:
-            path = self.document.path
-        if path is None or _same_file(Path(path), EXAMPLE_SPEC):
-            return None
-        return Path(path)
+        return save_target(tab.draft.spec_path, self.document, EXAMPLE_SPEC)
 
-    def save_tab(self, tab: Any, path: Path | None = None, *, force: bool = False) -> list[str]:
+    def save_tab(
+        self, tab: RequestTab, path: Path | None = None, *, force: bool = False
+    ) -> list[str]:
         """Save ``tab`` into the spec at ``path`` (or :meth:`target_for`), blocking.
 
         Secrets are replaced by ``{{variables}}`` and stored in the keyring (or the private
@@ -378,64 +373,42 @@ class SpecController(QObject):
             SpecError: the file cannot be read or written.
         """
         target, saved = self._save_input(tab, path)
-        return self._save_done(tab, target, self._save_work(target, saved, force))
+        result = save_request(saved, target, current=self.document, store=self.store, force=force)
+        return self._save_done(tab, target, result)
 
     async def save_tab_async(
-        self, tab: Any, path: Path | None = None, *, force: bool = False
+        self, tab: RequestTab, path: Path | None = None, *, force: bool = False
     ) -> list[str]:
         """:meth:`save_tab` with loading, validation, keyring and writing in a thread."""
         target, saved = self._save_input(tab, path)
-        self.window.statusBar().showMessage(f"Saving to {target}…")
-        result = await asyncio.to_thread(self._save_work, target, saved, force)
+        self.host.messages.show(f"Saving to {target}…")
+        result = await asyncio.to_thread(
+            save_request, saved, target, current=self.document, store=self.store, force=force
+        )
         return self._save_done(tab, target, result)
 
-    def _save_input(self, tab: Any, path: Path | None) -> tuple[Path, Any]:
+    def _save_input(self, tab: RequestTab, path: Path | None) -> tuple[Path, SavedRequest]:
         target = Path(path) if path is not None else self.target_for(tab)
         if target is None:
             raise SpecError("No spec file chosen")
-        saved = tab.to_saved()
-        if getattr(tab, "spec_path", None) != target:
-            # A tab saved into another file becomes a new operation there.
-            saved = dataclasses.replace(saved, operation_id="")
-        return target, saved
+        return target, for_target(tab.to_saved(), tab.draft.spec_path, target)
 
-    def _save_work(self, target: Path, saved: Any, force: bool) -> _SaveResult:
-        # No Qt in here: it runs in a worker thread.
-        if self.document is not None and self.document.path == target:
-            doc = copy.deepcopy(self.document)
-        elif target.exists():
-            doc = load(target)
-        else:
-            doc = SpecDocument.new(path=target)
-        if doc.read_only:
-            doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
-            doc.data["openapi"] = OPENAPI_VERSION
-        saved, secrets = extract_secrets(saved)
-        saved = doc.upsert(saved)
-        errors = validate_operation(doc, saved.operation_id)
-        if errors and not force:
-            return _SaveResult(None, saved, errors, [])
-        notes = [self.store.put(name, value) for name, value in secrets.items()]
-        doc.save(target)
-        return _SaveResult(doc, saved, [], notes)
-
-    def _save_done(self, tab: Any, target: Path, result: _SaveResult) -> list[str]:
+    def _save_done(self, tab: RequestTab, target: Path, result: SaveResult) -> list[str]:
         if result.doc is None:
-            self.window.statusBar().clearMessage()
+            self.host.messages.clear()
             return result.errors
-        tab.spec_path = target
-        tab.mark_saved(result.saved)
+        tab.mark_saved(result.saved, spec_path=target)
         self.document = result.doc
         self.dock.set_document(result.doc)
         self._remember(target)
         message = f"Saved {result.saved.operation_id} to {target}"
         if result.notes:
             message += " · " + " · ".join(result.notes)
-        self.window.statusBar().showMessage(message, 10000)
+        self.host.messages.show(message, 10000)
         return []
 
     def _on_save_triggered(self) -> None:
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None:
             return
         target = self.target_for(tab)
@@ -447,12 +420,15 @@ class SpecController(QObject):
             return
         self._save_interactive(tab, target)
 
-    def _save_interactive(self, tab: Any, target: Path, force: bool = False) -> None:
-        task = asyncio.get_event_loop().create_task(self._save_and_report(tab, target, force))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _save_interactive(self, tab: RequestTab, target: Path, force: bool = False) -> None:
+        self._saving.start(self._save_and_report(tab, target, force))
 
-    async def _save_and_report(self, tab: Any, target: Path, force: bool) -> None:
+    async def shutdown(self) -> None:
+        """Let a save in progress finish; stop opening a spec."""
+        await self._saving.join()
+        await self._opening.shutdown()
+
+    async def _save_and_report(self, tab: RequestTab, target: Path, force: bool) -> None:
         try:
             errors = await self.save_tab_async(tab, target, force=force)
         except SpecError as exc:
@@ -476,25 +452,10 @@ class SpecController(QObject):
             box.open()
 
     def _warn(self, title: str, text: str) -> None:
-        self.window.statusBar().showMessage(text, 15000)
+        self.host.messages.show(text, 15000)
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self.window)
         box.setObjectName("specMessageBox")
         box.open()
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
-
-
-@dataclasses.dataclass(frozen=True)
-class _SaveResult:
-    doc: SpecDocument | None
-    saved: Any
-    errors: list[str]
-    notes: list[str]
 
 
 _FILTER = "OpenAPI documents (*.yaml *.yml *.json);;All files (*)"

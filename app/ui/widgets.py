@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.ui.json_highlighter import MAX_HIGHLIGHT_CHARS, JsonHighlighter
 
@@ -106,3 +106,22 @@ class CodeView(QPlainTextEdit):
             self._highlighter.setDocument(None)
             self._highlighter.deleteLater()
             self._highlighter = None
+
+
+def select_data(combo: QComboBox, value: object) -> None:
+    """Select the item whose data equals ``value`` (str-enum data compares by value)."""
+    for i in range(combo.count()):
+        if combo.itemData(i) == value:
+            combo.setCurrentIndex(i)
+            return
+
+
+def titled(title: str, widget: QWidget) -> QWidget:
+    """``widget`` under a bold ``title`` label."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    label = QLabel(f"<b>{title}</b>")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box

@@ -1,0 +1,108 @@
+"""Saving a request into a spec file: choose the target, strip secrets, validate, write.
+
+The GUI runs :func:`save_request` in a worker thread (no Qt here) and shows its
+:class:`SaveResult`; the steps are those of *File → Save to spec*:
+
+1. the target's document is the open one (copied), else the file on disk, else a new one;
+   a read-only document (an example, a converted spec) is written as a new editable file;
+2. credential values become ``{{variables}}`` and go to the :class:`SecretStore`;
+3. the operation is inserted or updated and validated as OpenAPI 3.2; with errors nothing
+   is written unless ``force`` is set.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.spec.document import (
+    OPENAPI_VERSION,
+    SpecDocument,
+    load,
+    validate_operation,
+)
+from app.spec.variables import SecretStore
+from app.spec.xa2a import SavedRequest, extract_secrets
+
+
+@dataclass(frozen=True, slots=True)
+class SaveResult:
+    """What a save did.
+
+    Attributes:
+        doc: the document as written; None when nothing was written (see ``errors``).
+        saved: the request as it is stored (``{{variables}}`` for secrets, its operation id).
+        errors: OpenAPI validation errors that stopped the save.
+        notes: one line per secret stored (where it went).
+    """
+
+    doc: SpecDocument | None
+    saved: SavedRequest
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def save_target(
+    spec_path: Path | None, current: SpecDocument | None, protected: Path
+) -> Path | None:
+    """Where a request belonging to ``spec_path`` is saved: its spec, else the open
+    editable document; None (ask the user) when that is ``protected`` (the example
+    bundled with the app, which is never written to) or there is none."""
+    path = spec_path
+    if path is None and current is not None and not current.read_only:
+        path = current.path
+    if path is None or same_file(Path(path), protected):
+        return None
+    return Path(path)
+
+
+def for_target(saved: SavedRequest, spec_path: Path | None, target: Path) -> SavedRequest:
+    """``saved`` as it goes into ``target``: a request saved into another file than its
+    own spec becomes a new operation there."""
+    if spec_path != target:
+        return dataclasses.replace(saved, operation_id="")
+    return saved
+
+
+def save_request(
+    saved: SavedRequest,
+    target: Path,
+    *,
+    current: SpecDocument | None,
+    store: SecretStore,
+    force: bool = False,
+) -> SaveResult:
+    """Insert or update ``saved`` in the spec at ``target`` and write it (blocking).
+
+    ``current`` is the document open in the window; it is copied, never changed.
+
+    Raises:
+        SpecError: the file cannot be read or written.
+    """
+    if current is not None and current.path == target:
+        doc = copy.deepcopy(current)
+    elif target.exists():
+        doc = load(target)
+    else:
+        doc = SpecDocument.new(path=target)
+    if doc.read_only:
+        doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
+        doc.data["openapi"] = OPENAPI_VERSION
+    saved, secrets = extract_secrets(saved)
+    saved = doc.upsert(saved)
+    errors = validate_operation(doc, saved.operation_id)
+    if errors and not force:
+        return SaveResult(None, saved, errors)
+    notes = [store.put(name, value) for name, value in secrets.items()]
+    doc.save(target)
+    return SaveResult(doc, saved, [], notes)
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same file (False when either cannot be resolved)."""
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False

@@ -1,0 +1,115 @@
+"""Shows one tab's exchanges: the controller's events into the response view and timeline.
+
+A streaming exchange fills the timeline as well as the response view; the side exchange
+(*Cancel task* beside an open stream) only adds its result to the timeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+
+from app.protocol.events import (
+    NOT_JSON,
+    ExchangeEnd,
+    ExchangeError,
+    Outcome,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+    StreamItem,
+)
+from app.protocol.request import A2ARequest
+from app.protocol.secrets import mask_request_sent
+from app.ui.formatting import body_pretty
+from app.ui.incremental import fill_view, pretty_pieces
+from app.ui.request_controller import RequestController
+from app.ui.response_view import ResponseView
+from app.ui.timeline_panel import TimelinePanel
+
+# Formatting more than this on the GUI thread would freeze repainting.
+_THREADED_FORMAT_BYTES = 256 * 1024
+
+
+class ExchangePresenter(QObject):
+    """Listens to a :class:`RequestController` and shows what it emits.
+
+    ``note_task`` is told the task and context ids a stream ended with.
+    ``secret_names`` (header names, query names) are masked in the request shown.
+    """
+
+    def __init__(
+        self,
+        controller: RequestController,
+        view: ResponseView,
+        timeline: TimelinePanel,
+        note_task: Callable[[str, str], None],
+    ) -> None:
+        super().__init__(controller)
+        self._controller = controller
+        self._view = view
+        self._timeline = timeline
+        self._note_task = note_task
+        self.secret_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self.side_label = ""
+        self._timeline_on = False
+        self._last_row: int | None = None  # the timeline row of the item just received
+        controller.started.connect(self._on_started)
+        controller.event_arrived.connect(self._on_event)
+        controller.finished.connect(self._on_finished)
+        controller.side_event_arrived.connect(self._on_side_event)
+        controller.side_finished.connect(self._timeline.end_side_exchange)
+
+    def _on_started(self, _request: A2ARequest, streaming: bool) -> None:
+        self._timeline_on = streaming
+        self._last_row = None
+
+    def _on_event(self, event: object) -> None:
+        view = self._view
+        timeline = self._timeline if self._timeline_on else None
+        if isinstance(event, StreamItem):
+            if timeline is not None:
+                self._last_row = timeline.add_item(event)
+            return
+        if isinstance(event, RequestSent):
+            view.show_request(mask_request_sent(event, *self.secret_names))
+        elif isinstance(event, ResponseHead):
+            view.show_head(event)
+        elif isinstance(event, ResponseBody):
+            if timeline is not None:
+                timeline.add_body(event, "response body instead of a stream")
+            self._controller.hold(self._show_body(event))
+        elif isinstance(event, ExchangeError):
+            view.show_error(event)
+            if timeline is not None and self._last_row is not None:
+                timeline.attach_error(self._last_row, event)
+            elif timeline is not None:
+                timeline.add_error(event)
+        elif isinstance(event, ExchangeEnd):
+            if timeline is not None:
+                timeline.end_connection(event.outcome, event.elapsed_ms)
+                self._note_task(timeline.task_id, timeline.context_id)
+            view.show_end(event)
+        self._last_row = None
+
+    def _on_finished(self) -> None:
+        if self._timeline_on and self._timeline.running:
+            self._timeline.end_connection(Outcome.CANCELLED, 0.0)
+
+    def _on_side_event(self, event: object) -> None:
+        if isinstance(event, ResponseBody):
+            self._timeline.add_body(event, self.side_label)
+        elif isinstance(event, ExchangeError):
+            self._timeline.add_error(event)
+
+    async def _show_body(self, event: ResponseBody) -> None:
+        view = self._view
+        if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:
+            view.show_body(event, body_pretty(event.json, event.body))
+            return
+        # Large JSON: raw preview now, pretty text streamed in without freezing the window.
+        view.show_body(event, "")
+        view.pretty_view.set_text("")
+        view.pretty_view.set_highlighting(False)
+        await fill_view(view.pretty_view, pretty_pieces(event.json))

@@ -1,0 +1,113 @@
+"""One request tab's exchanges: the running request and the side request beside it.
+
+:class:`RequestController` runs :func:`app.protocol.exchange.run` and re-emits its events as
+signals; the tab's form and views only listen. The *side* exchange is a request sent while
+the main one may still run (*Cancel task* next to an open stream); its events go to
+``side_event_arrived`` so that they never end the main exchange.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import httpx
+from PySide6.QtCore import QObject, Signal
+
+from app.protocol import exchange
+from app.protocol.events import StreamItem
+from app.protocol.followups import is_streaming
+from app.protocol.request import A2ARequest
+from app.ui.tasks import OwnedTask
+
+# While a stream delivers events back to back, yield to the Qt loop this often (seconds).
+_BREATHE_S = 0.01
+
+
+class RequestController(QObject):
+    """Owns the main and the side exchange of one tab.
+
+    Signals:
+        started: the main exchange starts (args: the A2ARequest, whether it streams).
+        event_arrived: an event of the main exchange (arg: the ExchangeEvent). Not named
+            ``event``: that would hide :meth:`QObject.event`, which Qt calls to deliver events.
+        finished: the main exchange is over: ended, failed or cancelled (no args).
+        side_event_arrived: an event of the side exchange (arg: the ExchangeEvent).
+        side_finished: the side exchange is over (no args).
+    """
+
+    started = Signal(object, bool)
+    event_arrived = Signal(object)
+    finished = Signal()
+    side_event_arrived = Signal(object)
+    side_finished = Signal()
+
+    def __init__(
+        self, http_client: Callable[[], httpx.AsyncClient], parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._http_client = http_client
+        self._main = OwnedTask()
+        self._side = OwnedTask()
+        self._held: list[Coroutine[Any, Any, None]] = []
+
+    @property
+    def busy(self) -> bool:
+        """True while the main exchange runs."""
+        return self._main.running
+
+    @property
+    def side_busy(self) -> bool:
+        """True while the side exchange runs."""
+        return self._side.running
+
+    def send(self, request: A2ARequest) -> None:
+        """Start ``request`` as the main exchange (the caller checks :attr:`busy` first)."""
+        self.started.emit(request, is_streaming(request.version, request.method))
+        self._main.start(self._run(request))
+
+    def send_side(self, request: A2ARequest) -> None:
+        """Start ``request`` as the side exchange (the caller checks :attr:`side_busy`)."""
+        self._side.start(self._run_side(request))
+
+    def cancel(self) -> None:
+        """Stop the main exchange (locally: the connection is closed)."""
+        self._main.cancel()
+
+    def hold(self, work: Coroutine[Any, Any, None]) -> None:
+        """Finish ``work`` before the next event is emitted (a listener formatting a large
+        body keeps the events after it in order)."""
+        self._held.append(work)
+
+    async def shutdown(self) -> None:
+        """Cancel and await both exchanges (before the tab or the app closes)."""
+        await self._main.shutdown()
+        await self._side.shutdown()
+
+    async def _run(self, request: A2ARequest) -> None:
+        breathed = time.perf_counter()
+        try:
+            async for event in exchange.run(request, http=self._http_client()):
+                self.event_arrived.emit(event)
+                while self._held:
+                    await self._held.pop(0)
+                if isinstance(event, StreamItem):
+                    # A fast stream arrives in big chunks: let the GUI breathe between them.
+                    now = time.perf_counter()
+                    if now - breathed > _BREATHE_S:
+                        await asyncio.sleep(0)
+                        breathed = time.perf_counter()
+        finally:
+            for work in self._held:  # cancelled before it could run
+                work.close()
+            self._held.clear()
+            self.finished.emit()
+
+    async def _run_side(self, request: A2ARequest) -> None:
+        try:
+            async for event in exchange.run(request, http=self._http_client()):
+                self.side_event_arrived.emit(event)
+        finally:
+            self.side_finished.emit()
