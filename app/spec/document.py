@@ -7,7 +7,7 @@ survives a load–save round trip untouched. Comments do not survive.
 - Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments).
   OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
 - Writing: YAML without anchors/aliases (PyYAML ``safe_load`` reads it back) or JSON,
-  atomically: a temp file in the same directory, fsync, then ``os.replace``.
+  atomically (:func:`app.fileio.atomic_write`).
 
 Problems name their place: ``line 12, column 3`` for syntax, a JSON path such as
 ``paths./a2a/get-task.post.x-a2a.binding`` (plus the line, for YAML) for content.
@@ -15,11 +15,8 @@ Problems name their place: ``line 12, column 3`` for syntax, a JSON path such as
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from app.fileio import atomic_write as atomic_write
 from app.protocol.catalog import find_method, grpc_method
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec import operations
@@ -600,48 +598,6 @@ def dumps(data: Any, fmt: str = "yaml") -> str:
         width=100,
     )
     return text
-
-
-def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Write ``text`` to ``path`` through a temp file in the same directory and
-    ``os.replace``; on any failure the previous file is left as it was.
-
-    The temp file is created with mode 0600 (``os.open``, ``O_EXCL``) and gets its final
-    mode before any byte is written: ``mode`` when given (``0o600`` for secrets), else the
-    old file's mode, else 0644.
-    """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    if mode is None:
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            mode = 0o644
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    for _ in range(100):
-        tmp_name = str(directory / f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp_name, flags, 0o600)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - 100 collisions of 48 random bits
-        raise FileExistsError(f"no free temp file name next to {path}")
-    try:
-        with contextlib.suppress(OSError):
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)
-            else:  # pragma: no cover - Windows before Python 3.13
-                os.chmod(tmp_name, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
 
 
 def validate_openapi(data: dict[str, Any], limit: int = 5) -> list[str]:

@@ -144,7 +144,7 @@ class SecretStore:
                 return self.last_message
             data = self._read()
             data[name] = value
-            from app.spec.document import atomic_write
+            from app.fileio import atomic_write
 
             self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
             # Created 0600 before the first byte is written: never readable by others.

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
+from app import fileio
 from app.protocol.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
@@ -263,7 +264,7 @@ def test_a_failed_save_leaves_the_old_file_intact(
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(document.os, "replace", broken_replace)
+    monkeypatch.setattr(fileio.os, "replace", broken_replace)
     with pytest.raises(SpecError, match="No space left"):
         doc.save()
     assert path.read_bytes() == before
