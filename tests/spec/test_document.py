@@ -16,7 +16,7 @@ from app import fileio
 from app.protocol.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec import document
+from app.spec import document, parse
 from app.spec.document import SpecDocument, SpecError, load, loads
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 
@@ -365,7 +365,7 @@ def test_reasonable_alias_reuse_still_opens() -> None:
         lines += [f"  /p{i}:", "    post:", f"      operationId: op{i}", "      x-s: *schema"]
     node = yaml.compose("\n".join(lines))
     assert node is not None
-    written, expanded = document.check_alias_expansion(node)
+    written, expanded = parse.check_alias_expansion(node)
     assert expanded - written > 50_000
     doc = loads("\n".join(lines))
     assert doc.data["paths"]["/p299"]["post"]["x-s"] == schema
