@@ -152,3 +152,22 @@ def test_atomic_write_failure_leaves_old_file_and_no_temp(
         fileio.atomic_write(path, "new")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe", b"{not json", b"[1, 2]"])
+def test_a_damaged_secrets_file_is_set_aside_before_a_new_secret_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: bytes
+) -> None:
+    from app.spec import variables
+
+    def no_keyring(name: str, value: str) -> None:
+        raise variables.NoKeyring("none")
+
+    monkeypatch.setattr(variables, "keyring_set", no_keyring)
+    path = tmp_path / "secrets.json"
+    path.write_bytes(damage)
+    store = variables.SecretStore(path)
+    message = store.put("token.h", "one")
+    (aside,) = asides(path)
+    assert aside.read_bytes() == damage and str(aside) in message
+    assert json.loads(path.read_text()) == {"token.h": "one"}
