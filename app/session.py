@@ -327,8 +327,8 @@ def load(path: Path) -> tuple[Session, list[str]]:
         raw = path.read_bytes()
     except FileNotFoundError:
         return Session(), []
-    except OSError as exc:
-        return Session(), [f"Cannot read the last session ({path}): {exc.strerror or exc}"]
+    except OSError as exc:  # e.g. a directory or unreadable: keep it, start afresh
+        return Session(), [_keep_aside(path, f"cannot be read: {exc.strerror or exc}")]
     try:
         session, problems = loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:

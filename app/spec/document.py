@@ -4,8 +4,10 @@ The document is kept as the plain dict tree the YAML/JSON parser produced, so ev
 this module does not own — other paths, other ``x-`` keys, unknown members, key order —
 survives a load–save round trip untouched. Comments do not survive.
 
-- Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments).
-  OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
+- Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments),
+  through :mod:`app.spec.parse` (JSON-compatible values only, duplicate keys found, a size
+  limit). OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
+- Nothing is fetched: ``$ref`` values leaving the document are reported, never resolved.
 - Writing: YAML without anchors/aliases (PyYAML ``safe_load`` reads it back) or JSON,
   atomically (:func:`app.fileio.atomic_write`).
 
@@ -92,10 +94,16 @@ class SavedOperation:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something wrong with one part of the document; the rest is still usable."""
+    """Something wrong with one part of the document; the rest is still usable.
+
+    ``kind`` says what it costs: ``skipped`` (an operation that cannot be used),
+    ``unrepresented`` (the data does not hold what the file says: saving over the file is
+    refused) or ``external-ref`` (a reference that is never fetched).
+    """
 
     place: str
     message: str
+    kind: str = "skipped"
 
     def __str__(self) -> str:
         return f"{self.place}: {self.message}"
@@ -194,7 +202,10 @@ class SpecDocument:
                   "references inside the document, #/..., are resolved)")
                  for p, ref in external_refs(self.data)]  # fmt: skip
         places = self._places([p for p, _ in paths])
-        return [Problem(place, msg) for place, (_, msg) in zip(places, paths, strict=True)]
+        return [
+            Problem(place, msg, "external-ref")
+            for place, (_, msg) in zip(places, paths, strict=True)
+        ]
 
     def _iter_operations(self) -> Iterator[tuple[OperationRef, dict[str, Any]]]:
         paths = self.data.get("paths")
@@ -452,7 +463,9 @@ def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDo
         )
     doc = SpecDocument(data, None, fmt, read_only, notice, source_text=text)
     doc.unrepresented = [
-        Problem(f"{u.json_path} (line {u.line})" if u.line else u.json_path, u.message)
+        Problem(
+            f"{u.json_path} (line {u.line})" if u.line else u.json_path, u.message, "unrepresented"
+        )
         for u in unrepresented
     ]
     doc.problems = doc.unrepresented + doc._scan()[1] + doc._external_refs()

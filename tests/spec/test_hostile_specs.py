@@ -354,3 +354,11 @@ def test_save_over_a_clean_file_still_works(tmp_path: Path) -> None:
     assert doc.unrepresented == []
     doc.save()
     assert os.path.exists(path)
+
+
+def test_problems_say_their_kind() -> None:
+    text = EXAMPLE.read_text().replace("binding: GRPC", "binding: SOAP", 1)
+    extra = "  x-odd: !!binary aGVsbG8=\n  x-ref: {$ref: x.yaml}\n"
+    text = text.replace("info:\n", "info:\n" + extra, 1)
+    kinds = sorted(p.kind for p in loads(text).problems)
+    assert kinds == ["external-ref", "skipped", "unrepresented"]

@@ -171,3 +171,15 @@ def test_a_damaged_secrets_file_is_set_aside_before_a_new_secret_is_stored(
     (aside,) = asides(path)
     assert aside.read_bytes() == damage and str(aside) in message
     assert json.loads(path.read_text()) == {"token.h": "one"}
+
+
+def test_a_session_path_that_cannot_be_read_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    path.mkdir()
+    (path / "inside").write_text("kept")
+    loaded, (problem,) = session.load(path)
+    assert loaded.tabs == [] and "cannot be read" in problem
+    (aside,) = asides(path)
+    assert (aside / "inside").read_text() == "kept"
+    session.save(path, loaded)
+    assert path.is_file()
