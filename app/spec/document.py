@@ -198,9 +198,8 @@ class SpecDocument:
         ]
 
     def _external_refs(self) -> list[Problem]:
-        paths = [(p, f"$ref {ref!r} points outside this document; it is not fetched (only "
-                  "references inside the document, #/..., are resolved)")
-                 for p, ref in external_refs(self.data)]  # fmt: skip
+        note = "points outside this document; it is not fetched (only #/... is resolved)"
+        paths = [(p, f"$ref {ref!r} {note}") for p, ref in external_refs(self.data)]
         places = self._places([p for p, _ in paths])
         return [
             Problem(place, msg, "external-ref")
@@ -341,6 +340,9 @@ class SpecDocument:
         except OSError as exc:
             raise SpecError(f"Could not save {target}: {exc.strerror or exc}") from exc
         self.path, self.fmt, self.source_text = target, chosen, text
+        if self.unrepresented:  # the new file holds exactly the data: nothing left to lose
+            self.unrepresented = []
+            self.problems = [p for p in self.problems if p.kind != "unrepresented"]
         return target
 
 

@@ -91,6 +91,9 @@ def test_non_json_values_are_reported_by_path_and_line(
     assert path.read_bytes() == before
     copy = doc.save(tmp_path / "copy.yaml")  # a new file is fine: the original stays
     assert yaml.safe_load(copy.read_text())["openapi"] == "3.2.0"
+    assert doc.unrepresented == [] and problem not in doc.problems
+    doc.save()  # the copy holds exactly the data: saving over it is fine
+    assert path.read_bytes() == before
 
 
 def _get(data: Any, place: str) -> Any:
