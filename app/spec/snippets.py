@@ -24,6 +24,7 @@ from collections.abc import Mapping
 import httpx
 
 from app.protocol.catalog import find_method, grpc_method
+from app.protocol.errors import UsageError
 from app.protocol.http import HttpCall
 from app.protocol.types import Binding
 from app.spec.requests import to_a2a_request
@@ -63,6 +64,17 @@ def _prepare(saved: SavedRequest, values: Mapping[str, str]) -> tuple[HttpCall |
 
         return rest.build_call(request)[1], ""
     return None, request.endpoint
+
+
+# RFC 9110 §5.6.2 token: what a field name may be. Anything else (``@file`` included,
+# which curl would read as a file of headers) is refused rather than quoted.
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def _check_names(names: list[str]) -> None:
+    for name in names:
+        if not _TOKEN.fullmatch(name):
+            raise UsageError(f"header name {name!r} is not a valid HTTP field name")
 
 
 def _full_url(call: HttpCall) -> str:
@@ -113,6 +125,9 @@ def curl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
     call, _ = _prepare(saved, values or {})
     if call is None:
         raise ValueError("gRPC requests have no curl snippet; use grpcurl")
+    _check_names([name for name, _ in call.headers])
+    if call.content.startswith(b"@"):  # curl would read a file of that name
+        raise UsageError("a body starting with '@' cannot be given to curl --data-binary")
     spec = find_method(saved.version, saved.method)
     lines = ["curl -sS" + (" -N" if spec and spec.streaming else "") + f" -X {call.verb}"]
     lines.append(_shell(_full_url(call)))
@@ -177,7 +192,9 @@ def grpcurl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str
     except ValueError:
         body = request.body
     lines = ["grpcurl" + ("" if target.tls else " -plaintext")]
-    for name, value in grpc_transport.metadata_for(request):
+    metadata = grpc_transport.metadata_for(request)
+    _check_names([name for name, _ in metadata])
+    for name, value in metadata:
         # grpcurl takes -bin values base64-encoded, as they were written.
         text = value if isinstance(value, str) else base64.b64encode(value).decode("ascii")
         lines.append("-H " + _shell(f"{name}: {text}"))

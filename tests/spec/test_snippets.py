@@ -279,3 +279,15 @@ def test_snippet_kinds_and_dispatch() -> None:
     assert snippet_kinds(grpc_request("v")) == ["grpcurl"]
     assert snippet_kinds(jsonrpc_request("v")) == ["curl", "httpx"]
     assert snippet("curl", jsonrpc_request("v")).startswith("curl -sS -X POST")
+
+
+@pytest.mark.parametrize("name", ["@/etc/passwd", "X Evil", "X:Y", "", "a\nb"])
+def test_header_names_that_are_not_tokens_get_no_snippet(name: str) -> None:
+    from app.protocol.errors import UsageError
+
+    saved = SavedRequest(**{**_fields(jsonrpc_request("v")), "headers": ((name, "v"),)})
+    with pytest.raises(UsageError, match="not a valid HTTP field name"):
+        curl(saved, {"baseUrl": "http://127.0.0.1:9"})
+    grpc = SavedRequest(**{**_fields(grpc_request("v")), "headers": ((name, "v"),)})
+    with pytest.raises(UsageError):
+        grpcurl(grpc, {"grpcTarget": "127.0.0.1:9"})
