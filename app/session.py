@@ -2,7 +2,7 @@
 ones, kept across restarts. Qt-free; :mod:`app.ui.session` decides when to save and restore.
 
 The file lives in the platformdirs user data directory (``session.json``), is written
-atomically (a private temp file, mode 0600, then ``os.replace``) and never holds a
+atomically (:func:`app.fileio.atomic_write`, mode 0600) and never holds a
 credential: values that :func:`app.spec.xa2a.extract_secrets` identifies as secrets (auth
 token, password, API key value, credential-looking headers and query parameters) are
 dropped; other rewritten values (a password in the endpoint's user info) keep the
@@ -21,15 +21,12 @@ Format (``schema_version`` 1)::
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
-import time
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from app.fileio import atomic_write, set_aside
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
 
@@ -308,54 +305,48 @@ def loads(text: str) -> tuple[Session, list[str]]:
 # --- the file ---------------------------------------------------------------------------
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, readable by the user only (0600).
-
-    The temp file is created 0600 by ``mkstemp`` in the same directory, flushed and
-    synced, then renamed over ``path``; on any failure the previous file stays as it was.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def save(path: Path, session: Session) -> None:
     """Strip secrets, serialise and write ``session`` (blocking: run it in a thread).
 
     Raises:
         OSError: the file cannot be written (the old one is kept).
     """
-    write_private(path, dumps(session))
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    atomic_write(path, dumps(session), mode=0o600)
 
 
 def load(path: Path) -> tuple[Session, list[str]]:
     """Read the session at ``path``; an empty session when there is none.
 
-    A file that is not a session is moved aside (``session.json.bad-<time>``), never
-    deleted or overwritten, and reported in the problems.
+    A damaged file — not UTF-8, not JSON, not a session, or holding a tab that cannot be
+    read — is renamed aside (``session.json.bad-<time>``, see :func:`app.fileio.set_aside`)
+    and reported in the problems; never deleted or overwritten. The tabs that can be read
+    are kept, so the next save writes them to a fresh ``session.json``.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return Session(), []
-    except (OSError, UnicodeDecodeError) as exc:
-        return Session(), [f"Cannot read the last session ({path}): {exc}"]
+    except OSError as exc:  # e.g. a directory or unreadable: keep it, start afresh
+        return Session(), [_keep_aside(path, f"cannot be read: {exc.strerror or exc}")]
     try:
-        return loads(text)
+        session, problems = loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return Session(), [_keep_aside(path, f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
     except SessionError as exc:
-        aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
-            os.replace(path, aside)
-        except OSError:
-            return Session(), [f"The last session ({path}) is unreadable: {exc}"]
-        return Session(), [f"The last session was unreadable ({exc}); it was kept as {aside}"]
+        return Session(), [_keep_aside(path, str(exc))]
+    if problems:
+        return session, [_keep_aside(path, "; ".join(problems))]
+    return session, []
+
+
+def _keep_aside(path: Path, reason: str) -> str:
+    """Rename the damaged session file aside; the line that tells the user."""
+    try:
+        aside = set_aside(path)
+    except OSError as exc:
+        return (
+            f"The last session ({path}) is damaged ({reason}) and could not be moved aside "
+            f"({exc.strerror or exc})"
+        )
+    return f"The last session was damaged ({reason}); the file was kept as {aside}"

@@ -4,10 +4,12 @@ The document is kept as the plain dict tree the YAML/JSON parser produced, so ev
 this module does not own — other paths, other ``x-`` keys, unknown members, key order —
 survives a load–save round trip untouched. Comments do not survive.
 
-- Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments).
-  OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
+- Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments),
+  through :mod:`app.spec.parse` (JSON-compatible values only, duplicate keys found, a size
+  limit). OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
+- Nothing is fetched: ``$ref`` values leaving the document are reported, never resolved.
 - Writing: YAML without anchors/aliases (PyYAML ``safe_load`` reads it back) or JSON,
-  atomically: a temp file in the same directory, fsync, then ``os.replace``.
+  atomically (:func:`app.fileio.atomic_write`).
 
 Problems name their place: ``line 12, column 3`` for syntax, a JSON path such as
 ``paths./a2a/get-task.post.x-a2a.binding`` (plus the line, for YAML) for content.
@@ -15,32 +17,31 @@ Problems name their place: ``line 12, column 3`` for syntax, a JSON path such as
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from app.fileio import atomic_write as atomic_write
 from app.protocol.catalog import find_method, grpc_method
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec import operations
-from app.spec.xa2a import X_A2A, SavedRequest, XA2AError, from_x_a2a
+from app.spec import operations, parse
+from app.spec.parse import HTTP_METHODS as HTTP_METHODS
+from app.spec.parse import MAX_SPEC_BYTES as MAX_SPEC_BYTES
+from app.spec.parse import SpecError as SpecError
+from app.spec.parse import locate_in
+from app.spec.xa2a import X_A2A, SavedRequest, XA2AError, from_x_a2a, merge_x_a2a
 
 OPENAPI_VERSION = "3.2.0"
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class SpecError(Exception):
-    """The file cannot be opened as an OpenAPI document; the message names the place."""
+if TYPE_CHECKING:
+    _BaseDumper = yaml.SafeDumper
+else:  # the C dumper is much faster where libyaml is available
+    _BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class _Dumper(_BaseDumper):
@@ -93,10 +94,16 @@ class SavedOperation:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something wrong with one part of the document; the rest is still usable."""
+    """Something wrong with one part of the document; the rest is still usable.
+
+    ``kind`` says what it costs: ``skipped`` (an operation that cannot be used),
+    ``unrepresented`` (the data does not hold what the file says: saving over the file is
+    refused) or ``external-ref`` (a reference that is never fetched).
+    """
 
     place: str
     message: str
+    kind: str = "skipped"
 
     def __str__(self) -> str:
         return f"{self.place}: {self.message}"
@@ -112,7 +119,11 @@ class SpecDocument:
         fmt: ``"yaml"`` or ``"json"``.
         read_only: True for OpenAPI 3.0/3.1 imports (saving needs an upgrade).
         notice: a line for the user about how the file was opened (e.g. the upgrade notice).
-        problems: invalid ``x-a2a`` blocks (those operations are skipped).
+        problems: what the reader reports: content the data does not hold as written
+            (``unrepresented``), invalid ``x-a2a`` blocks (those operations are skipped),
+            references to other files or URLs (never fetched).
+        unrepresented: duplicate keys and non-JSON values (see :mod:`app.spec.parse`);
+            while any stand, :meth:`save` refuses to write over the file they came from.
     """
 
     data: dict[str, Any]
@@ -122,6 +133,7 @@ class SpecDocument:
     notice: str = ""
     problems: list[Problem] = field(default_factory=list)
     source_text: str = ""
+    unrepresented: list[Problem] = field(default_factory=list)
 
     # --- creating and reading ------------------------------------------------------
 
@@ -185,6 +197,15 @@ class SpecDocument:
             Problem(place, msg) for place, (_, msg) in zip(places, problems, strict=True)
         ]
 
+    def _external_refs(self) -> list[Problem]:
+        note = "points outside this document; it is not fetched (only #/... is resolved)"
+        paths = [(p, f"$ref {ref!r} {note}") for p, ref in external_refs(self.data)]
+        places = self._places([p for p, _ in paths])
+        return [
+            Problem(place, msg, "external-ref")
+            for place, (_, msg) in zip(places, paths, strict=True)
+        ]
+
     def _iter_operations(self) -> Iterator[tuple[OperationRef, dict[str, Any]]]:
         paths = self.data.get("paths")
         if not isinstance(paths, dict):
@@ -205,7 +226,7 @@ class SpecDocument:
 
     def _places(self, json_paths: list[str]) -> list[str]:
         """Each JSON path with its YAML line appended, when found (one compose for all)."""
-        tree = _compose(self.source_text) if self.fmt == "yaml" and json_paths else None
+        tree = parse.compose(self.source_text) if self.fmt == "yaml" and json_paths else None
         out = []
         for json_path in json_paths:
             line = locate_in(tree, json_path)
@@ -290,6 +311,13 @@ class SpecDocument:
             raise SpecError("No file name given")
         if self.read_only:
             raise SpecError("This document is read-only (OpenAPI 3.0/3.1 import)")
+        if self.unrepresented and self.path is not None and _same_file(target, self.path):
+            first = self.unrepresented[0]
+            raise SpecError(
+                f"Not saved over {target}: the file holds content this document could not "
+                f"read as written ({len(self.unrepresented)} place(s), first {first}); "
+                "saving would lose it. Fix the file by hand or save to a new file."
+            )
         chosen = fmt or ("json" if target.suffix.lower() == ".json" else "yaml")
         text = dumps(self.data, chosen)
         try:
@@ -297,7 +325,46 @@ class SpecDocument:
         except OSError as exc:
             raise SpecError(f"Could not save {target}: {exc.strerror or exc}") from exc
         self.path, self.fmt, self.source_text = target, chosen, text
+        if self.unrepresented:  # the new file holds exactly the data: nothing left to lose
+            self.unrepresented = []
+            self.problems = [p for p in self.problems if p.kind != "unrepresented"]
         return target
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a.absolute() == b.absolute()
+
+
+def external_refs(data: Any) -> list[tuple[str, str]]:
+    """``(JSON path, $ref)`` of every reference that leaves the document (a URL or another
+    file): spec handling resolves only ``#/...`` references and never fetches."""
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        place, node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                out.append((f"{place}.$ref" if place else "$ref", ref))
+            for key, value in reversed(node.items()):
+                stack.append((f"{place}.{key}" if place else str(key), value))
+        elif isinstance(node, list):
+            stack.extend((f"{place}[{i}]", v) for i, v in reversed(list(enumerate(node))))
+    return out
+
+
+def _local_only(node: Any) -> Any:
+    """A copy of ``node`` with every reference leaving the document removed."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        drop = isinstance(ref, str) and not ref.startswith("#")
+        return {k: _local_only(v) for k, v in node.items() if not (drop and k == "$ref")}
+    if isinstance(node, list):
+        return [_local_only(v) for v in node]
+    return node
 
 
 def _with_operation_id(saved: SavedRequest, op_id: str) -> SavedRequest:
@@ -307,9 +374,10 @@ def _with_operation_id(saved: SavedRequest, op_id: str) -> SavedRequest:
 
 
 def _merge_operation(op: dict[str, Any], new: dict[str, Any]) -> None:
-    """Update ``op`` with ``new``: existing keys keep their position, unknown keys stay."""
+    """Update ``op`` with ``new``: existing keys keep their position, unknown keys stay
+    (inside ``x-a2a`` too)."""
     for key, value in new.items():
-        op[key] = value
+        op[key] = merge_x_a2a(op.get(key), value) if key == X_A2A else value
     for key in ("requestBody", "parameters"):  # owned, and absent for this verb/binding
         if key not in new:
             op.pop(key, None)
@@ -335,10 +403,7 @@ def load(path: Path) -> SpecDocument:
         SpecError: unreadable file, broken syntax, not an OpenAPI document, or an
             unsupported ``openapi`` version — the message names the place.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"Cannot read {path}: {exc}") from exc
+    text = parse.read_text(path)
     doc = loads(text, name=str(path), json_hint=path.suffix.lower() == ".json")
     doc.path = path
     return doc
@@ -346,24 +411,15 @@ def load(path: Path) -> SpecDocument:
 
 def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDocument:
     """Parse document text; see :func:`load`."""
+    parse.check_size(text, name)
     stripped = text.lstrip("\ufeff \t\r\n")
     is_json = json_hint or stripped.startswith("{")
     data: Any
     if is_json:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            hint = ""
-            if re.search(r"(^|\s)(//|/\*)", text):
-                hint = " (JSON does not allow comments; remove them or save the file as YAML)"
-            raise SpecError(
-                f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}"
-            ) from exc
-        except RecursionError as exc:
-            raise SpecError(f"{name}: JSON nested too deeply to open") from exc
+        data, unrepresented = parse.parse_json(text, name)
         fmt = "json"
     else:
-        data = _load_yaml(text, name)
+        data, unrepresented = parse.parse_yaml(text, name)
         fmt = "yaml"
     if not isinstance(data, dict):
         raise SpecError(f"{name}: not an OpenAPI document (the top level is not an object)")
@@ -386,187 +442,21 @@ def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDo
             "opened and sent; save to a new file to upgrade it to OpenAPI 3.2."
         )
     else:
-        line = locate(text, "openapi") if fmt == "yaml" else None
+        line = parse.locate(text, "openapi") if fmt == "yaml" else None
         where = f" (line {line})" if line else ""
         raise SpecError(
             f"{name}: openapi{where}: version {version_text!r} is not supported "
             "(expected 3.2.x; 3.0 and 3.1 open read-only)"
         )
     doc = SpecDocument(data, None, fmt, read_only, notice, source_text=text)
-    doc.problems = doc._scan()[1]
+    doc.unrepresented = [
+        Problem(
+            f"{u.json_path} (line {u.line})" if u.line else u.json_path, u.message, "unrepresented"
+        )
+        for u in unrepresented
+    ]
+    doc.problems = doc.unrepresented + doc._scan()[1] + doc._external_refs()
     return doc
-
-
-def _load_yaml(text: str, name: str) -> Any:
-    """Parse YAML text; aliases are expanded into independent copies, within limits.
-
-    The node graph is composed first (aliases are shared nodes there) and measured with
-    :func:`check_alias_expansion` before anything is copied, so a "billion laughs"
-    document is refused in milliseconds instead of eating memory.
-    """
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        shared = _may_alias(text)
-        if shared:
-            check_alias_expansion(node, name)
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = exc.problem or exc.context or "syntax error"
-        raise SpecError(f"{name}: invalid YAML{where}: {problem}") from exc
-    except yaml.YAMLError as exc:
-        raise SpecError(f"{name}: invalid YAML: {exc}") from exc
-    finally:
-        loader.dispose()
-    return _unshare(data) if shared else data
-
-
-def _may_alias(text: str) -> bool:
-    return bool(re.search(r"(^|[\s\[{,:-])[&*][^\s]", text))
-
-
-# Limits on what YAML aliases may add when they are expanded into copies (see
-# check_alias_expansion). Hand-written anchors (shared defaults, a reused example or
-# schema) stay far below them; "billion laughs" documents go far above.
-ALIAS_GROWTH_PER_NODE = 50
-"""Aliases may add at most this many nodes per node written in the file…"""
-ALIAS_GROWTH_MIN = 1_000_000
-"""…but always at least this many…"""
-ALIAS_GROWTH_MAX = 5_000_000
-"""…and never more than this many."""
-MAX_EXPANDED_DEPTH = 400
-"""Nesting depth of the expanded document (aliases inside aliases can deepen it)."""
-
-
-def check_alias_expansion(root: yaml.Node, name: str = "<text>") -> tuple[int, int]:
-    """Measure the document ``root`` would become once every alias is copied, without
-    copying anything: each node's expanded size and depth are computed once (memoized)
-    over the composed node graph, where an alias is the anchored node itself.
-
-    Returns:
-        ``(written, expanded)`` node counts.
-
-    Raises:
-        SpecError: a recursive alias (a node that contains itself), aliases adding more
-            than ``min(ALIAS_GROWTH_MAX, max(ALIAS_GROWTH_MIN, ALIAS_GROWTH_PER_NODE ×
-            written))`` nodes, or an expanded depth above ``MAX_EXPANDED_DEPTH``.
-    """
-    size: dict[int, int] = {}
-    depth: dict[int, int] = {}
-    on_path: set[int] = set()
-    # Iterative post-order walk: (node, children already pushed?).
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        key = id(node)
-        if done:
-            kids = _children(node)
-            size[key] = 1 + sum(size[id(k)] for k in kids)
-            depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
-            on_path.discard(key)
-            continue
-        if key in size:
-            continue
-        on_path.add(key)
-        stack.append((node, True))
-        for kid in _children(node):
-            kid_key = id(kid)
-            if kid_key in on_path:  # an alias inside the node it refers to
-                line = kid.start_mark.line + 1 if kid.start_mark else "?"
-                raise SpecError(
-                    f"{name}: the YAML anchor at line {line} is aliased inside itself "
-                    "(a recursive structure cannot be opened)"
-                )
-            if kid_key not in size:
-                stack.append((kid, False))
-    written, expanded = len(size), size[id(root)]
-    allowed = min(ALIAS_GROWTH_MAX, max(ALIAS_GROWTH_MIN, ALIAS_GROWTH_PER_NODE * written))
-    if expanded - written > allowed:
-        raise SpecError(
-            f"{name}: YAML aliases would expand the document's {written:,} nodes to "
-            f"{expanded:,} (more than {allowed:,} added); refusing to open it "
-            '(a "billion laughs" document?)'
-        )
-    if depth[id(root)] > MAX_EXPANDED_DEPTH:
-        raise SpecError(
-            f"{name}: YAML aliases nest the document {depth[id(root)]:,} levels deep "
-            f"(at most {MAX_EXPANDED_DEPTH}); refusing to open it"
-        )
-    return written, expanded
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
-
-
-def _unshare(node: Any) -> Any:
-    """Copy a tree so that aliased (shared) nodes become independent values."""
-    if isinstance(node, dict):
-        return {k: _unshare(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_unshare(v) for v in node]
-    return node
-
-
-def locate(text: str, json_path: str) -> int | None:
-    """The 1-based line of ``json_path`` (dot-separated keys) in YAML ``text``, if found.
-
-    Composes the YAML node tree only when asked, so loading stays fast.
-    """
-    return locate_in(_compose(text), json_path)
-
-
-def _compose(text: str) -> yaml.Node | None:
-    try:
-        node: yaml.Node | None = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
-        return None
-    return node
-
-
-def locate_in(node: yaml.Node | None, json_path: str) -> int | None:
-    """:func:`locate` in an already composed YAML node tree."""
-    keys = _split_path(json_path)
-    line = None
-    for key in keys:
-        if not isinstance(node, yaml.MappingNode):
-            break
-        for k_node, v_node in node.value:
-            if isinstance(k_node, yaml.ScalarNode) and k_node.value == key:
-                line = k_node.start_mark.line + 1
-                node = v_node
-                break
-        else:
-            break
-    return line
-
-
-def _split_path(json_path: str) -> list[str]:
-    # Path keys start with '/' and may contain dots; rebuild them from the pieces.
-    parts = json_path.split(".")
-    keys: list[str] = []
-    i = 0
-    while i < len(parts):
-        part = parts[i]
-        if keys and keys[-1] == "paths" and part.startswith("/"):
-            # Greedily join until the next piece is an HTTP method.
-            j = i + 1
-            while j < len(parts) and parts[j] not in HTTP_METHODS:
-                j += 1
-            keys.append(".".join(parts[i:j]))
-            i = j
-            continue
-        keys.append(re.sub(r"\[\d+\]$", "", part))
-        i += 1
-    return keys
 
 
 # --- writing -------------------------------------------------------------------------
@@ -587,62 +477,34 @@ def dumps(data: Any, fmt: str = "yaml") -> str:
     return text
 
 
-def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Write ``text`` to ``path`` through a temp file in the same directory and
-    ``os.replace``; on any failure the previous file is left as it was.
-
-    The temp file is created with mode 0600 (``os.open``, ``O_EXCL``) and gets its final
-    mode before any byte is written: ``mode`` when given (``0o600`` for secrets), else the
-    old file's mode, else 0644.
-    """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    if mode is None:
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            mode = 0o644
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    for _ in range(100):
-        tmp_name = str(directory / f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp_name, flags, 0o600)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - 100 collisions of 48 random bits
-        raise FileExistsError(f"no free temp file name next to {path}")
-    try:
-        with contextlib.suppress(OSError):
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)
-            else:  # pragma: no cover - Windows before Python 3.13
-                os.chmod(tmp_name, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-
-
 def validate_openapi(data: dict[str, Any], limit: int = 5) -> list[str]:
-    """Errors openapi-spec-validator finds (at most ``limit``), each naming its JSON path."""
+    """Errors openapi-spec-validator finds (at most ``limit``), each naming its JSON path.
+
+    Never touches the network or other files: references leaving the document are listed
+    as errors and removed from the copy that is validated, and the validator gets no URL
+    or file handlers at all.
+    """
     try:
         from openapi_spec_validator import OpenAPIV32SpecValidator
     except ImportError:  # pragma: no cover - validator is a dependency of the test extra
         return []
-    errors: list[str] = []
-    validator = OpenAPIV32SpecValidator(data)
-    for error in validator.iter_errors():
-        where = ".".join(str(p) for p in getattr(error, "path", ())) or "(document)"
-        errors.append(f"{where}: {getattr(error, 'message', str(error))}")
-        if len(errors) >= limit:
-            break
-    return errors
+
+    class LocalValidator(OpenAPIV32SpecValidator):
+        resolver_handlers: dict[str, Any] = {}  # noqa: RUF012 - replaces the URL handlers
+
+    errors = [
+        f"{place}: {ref!r} points outside this document and is not fetched"
+        for place, ref in external_refs(data)
+    ][:limit]
+    try:
+        for error in LocalValidator(_local_only(data)).iter_errors():
+            if len(errors) >= limit:
+                break
+            where = ".".join(str(p) for p in getattr(error, "path", ())) or "(document)"
+            errors.append(f"{where}: {getattr(error, 'message', str(error))}")
+    except Exception as exc:  # the validator's own failures are findings, not crashes
+        errors.append(f"(document): could not be validated: {type(exc).__name__}: {exc}")
+    return errors[:limit]
 
 
 def is_supported(spec_version: ProtocolVersion, binding: Binding, method: str) -> bool:

@@ -6,16 +6,25 @@ Built from the same request mapping the debugger sends with
 :func:`...grpc.metadata_for`), so headers, query and tenant match. Variables whose value is
 given in ``values`` (e.g. ``baseUrl``) are filled in; every other ``{{variable}}`` —
 in particular secrets — becomes an environment variable ``$A2A_WB_<NAME>``.
+
+Data never becomes code: every value is quoted with the target language's own quoting
+(:func:`shlex.quote` words for the shell, :func:`repr` literals for Python), and variables
+are spliced in as separate ``"${A2A_WB_X}"`` / ``os.environ['A2A_WB_X']`` pieces.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import secrets
 import shlex
 from collections.abc import Mapping
 
+import httpx
+
 from app.protocol.catalog import find_method, grpc_method
+from app.protocol.errors import UsageError
 from app.protocol.http import HttpCall
 from app.protocol.types import Binding
 from app.spec.requests import to_a2a_request
@@ -23,12 +32,13 @@ from app.spec.variables import VARIABLE, Resolver, env_name, references
 from app.spec.xa2a import SavedRequest
 
 # Placeholders survive URL building and JSON encoding; they become shell/Python variables.
-_MARK = "A2AWBVAR"
-_MARKED = re.compile(_MARK + r"_([A-Za-z0-9_]+)_" + _MARK)
+# The random part keeps data from forging one: text in a spec cannot know it in advance.
+_MARK = "A2AWB" + secrets.token_hex(8).upper()
+_MARKED = re.compile(_MARK + r"_(A2A_WB_[A-Z0-9_]*)_" + _MARK)
 
 
 class _MarkingResolver(Resolver):
-    """Known values are substituted; unknown names become ``A2AWBVAR_<ENV>_A2AWBVAR``."""
+    """Known values are substituted; unknown names become ``<mark>_<ENV>_<mark>``."""
 
     def lookup(self, name: str) -> str | None:
         if name in self.values:
@@ -56,8 +66,28 @@ def _prepare(saved: SavedRequest, values: Mapping[str, str]) -> tuple[HttpCall |
     return None, request.endpoint
 
 
+# RFC 9110 §5.6.2 token: what a field name may be. Anything else (``@file`` included,
+# which curl would read as a file of headers) is refused rather than quoted.
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def _check_names(names: list[str]) -> None:
+    for name in names:
+        if not _TOKEN.fullmatch(name):
+            raise UsageError(f"header name {name!r} is not a valid HTTP field name")
+
+
+def _full_url(call: HttpCall) -> str:
+    """The URL as httpx sends it: ``call.query`` merged into ``call.url`` (markers are
+    alphanumeric, so percent-encoding leaves them whole)."""
+    if not call.query:
+        return call.url
+    return str(httpx.URL(call.url).copy_merge_params(list(call.query)))
+
+
 def _shell(text: str) -> str:
-    """Shell-quote ``text``; markers become ``"${A2A_WB_X}"`` outside the single quotes."""
+    """One shell word for ``text``: literal runs single-quoted by :func:`shlex.quote`,
+    markers as ``"${A2A_WB_X}"``; nothing in the data is ever expanded or executed."""
     pieces: list[str] = []
     pos = 0
     for match in _MARKED.finditer(text):
@@ -70,9 +100,19 @@ def _shell(text: str) -> str:
     return "".join(pieces)
 
 
-def _unmark_url(url: str) -> str:
-    # Percent-encoding may have touched the markers' surroundings only; markers are alnum.
-    return url
+def _python(text: str) -> str:
+    """A Python expression for ``text``: literal runs as :func:`repr` string literals,
+    markers as ``os.environ['A2A_WB_X']``, joined with ``+`` (no f-string: data stays data)."""
+    pieces: list[str] = []
+    pos = 0
+    for match in _MARKED.finditer(text):
+        if match.start() > pos:
+            pieces.append(repr(text[pos : match.start()]))
+        pieces.append(f"os.environ[{match.group(1)!r}]")
+        pos = match.end()
+    if pos < len(text) or not pieces:
+        pieces.append(repr(text[pos:]))
+    return " + ".join(pieces)
 
 
 def curl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
@@ -85,9 +125,12 @@ def curl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
     call, _ = _prepare(saved, values or {})
     if call is None:
         raise ValueError("gRPC requests have no curl snippet; use grpcurl")
+    _check_names([name for name, _ in call.headers])
+    if call.content.startswith(b"@"):  # curl would read a file of that name
+        raise UsageError("a body starting with '@' cannot be given to curl --data-binary")
     spec = find_method(saved.version, saved.method)
     lines = ["curl -sS" + (" -N" if spec and spec.streaming else "") + f" -X {call.verb}"]
-    lines.append(_shell(_unmark_url(call.url)))
+    lines.append(_shell(_full_url(call)))
     for name, value in call.headers:
         lines.append("-H " + _shell(f"{name}: {value}"))
     if call.content:
@@ -101,25 +144,19 @@ def httpx_code(saved: SavedRequest, values: Mapping[str, str] | None = None) -> 
     if call is None:
         raise ValueError("gRPC requests have no httpx snippet")
     spec = find_method(saved.version, saved.method)
-    uses_env = bool(_MARKED.search(call.url + repr(call.headers) + call.content.decode()))
-
-    def py(text: str) -> str:
-        if not _MARKED.search(text):
-            return repr(text)
-        converted = _MARKED.sub(lambda m: "{os.environ[" + repr(m.group(1)) + "]}", text)
-        escaped = converted.replace("\\", "\\\\").replace('"', '\\"')
-        return 'f"' + escaped + '"'
-
+    url = _full_url(call)
+    body = call.content.decode("utf-8")
+    uses_env = any(_MARKED.search(t) for t in (url, body, *(v for h in call.headers for v in h)))
+    py = _python
     out = ["import httpx"]
     if uses_env:
         out.insert(0, "import os")
     out.append("")
-    out.append(f"url = {py(call.url)}")
+    out.append(f"url = {py(url)}")
     out.append("headers = {")
     for name, value in call.headers:
         out.append(f"    {py(name)}: {py(value)},")
     out.append("}")
-    body = call.content.decode("utf-8")
     out.append(f"content = {py(body)}" if body else "content = None")
     if spec and spec.streaming:
         out.append(
@@ -155,17 +192,20 @@ def grpcurl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str
     except ValueError:
         body = request.body
     lines = ["grpcurl" + ("" if target.tls else " -plaintext")]
-    for name, value in grpc_transport.metadata_for(request):
-        text = value if isinstance(value, str) else value.decode("latin-1")
+    metadata = grpc_transport.metadata_for(request)
+    _check_names([name for name, _ in metadata])
+    for name, value in metadata:
+        # grpcurl takes -bin values base64-encoded, as they were written.
+        text = value if isinstance(value, str) else base64.b64encode(value).decode("ascii")
         lines.append("-H " + _shell(f"{name}: {text}"))
-    lines.append("-d @")
+    lines.append("-d " + _shell(body))
     lines.append(_shell(target.address))
     lines.append(_shell(rpc.full_name.rsplit(".", 1)[0] + "/" + rpc.name))
     command = " \\\n  ".join(lines)
     return (
-        "# ProtoJSON request body (the message as JSON); grpcurl reads it from stdin.\n"
+        "# -d carries the ProtoJSON request body (the message as JSON).\n"
         "# Without server reflection add: -import-path DIR -proto a2a.proto\n"
-        f"{command} <<'EOF'\n{_MARKED.sub(lambda m: '${' + m.group(1) + '}', body)}\nEOF\n"
+        f"{command}\n"
     )
 
 

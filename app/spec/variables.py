@@ -132,6 +132,8 @@ class SecretStore:
 
     fallback_path: Path | None = None
     last_message: str = ""
+    damaged: str = ""
+    """Set when a damaged fallback file was set aside (where it went)."""
 
     def put(self, name: str, value: str) -> str:
         """Store ``value`` under ``name``; returns a one-line note for the user."""
@@ -144,14 +146,14 @@ class SecretStore:
                 return self.last_message
             data = self._read()
             data[name] = value
-            from app.spec.document import atomic_write
+            from app.fileio import atomic_write
 
             self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
             # Created 0600 before the first byte is written: never readable by others.
             atomic_write(self.fallback_path, json.dumps(data, indent=2) + "\n", mode=0o600)
             self.last_message = (
                 f"No OS keyring available: {{{{{name}}}}} stored in {self.fallback_path} "
-                "(readable only by you)"
+                "(readable only by you)" + (f" {self.damaged}" if self.damaged else "")
             )
         return self.last_message
 
@@ -164,9 +166,21 @@ class SecretStore:
             return {}
         try:
             data = json.loads(self.fallback_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except OSError:
             return {}
-        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        except ValueError:  # not UTF-8 or not JSON
+            data = None
+        if not isinstance(data, dict):
+            # Damaged: set it aside so the next put() cannot overwrite the secrets in it.
+            from app.fileio import set_aside
+
+            try:
+                aside = set_aside(self.fallback_path)
+            except OSError:
+                return {}
+            self.damaged = f"The secrets file was damaged; it was kept as {aside}."
+            return {}
+        return {str(k): str(v) for k, v in data.items()}
 
 
 @dataclass

@@ -359,6 +359,43 @@ def to_x_a2a(
     return out
 
 
+OWNED_KEYS = frozenset(
+    {
+        "version", "binding", "endpoint", "agentCardUrl", "method", "tenant", "headers",
+        "query", "auth", "extensions", "timeout", "requestSchema", "responseSchema",
+        "example", "exampleText", "agentCard",
+    }
+)  # fmt: skip
+"""The ``x-a2a`` keys :func:`to_x_a2a` writes; any other key belongs to someone else."""
+
+
+def merge_x_a2a(old: Any, new: dict[str, Any]) -> dict[str, Any]:
+    """``new`` (from :func:`to_x_a2a`) with the keys of ``old`` we do not own kept.
+
+    Owned keys come in ``new``'s order (absent ones are gone: they were cleared); each
+    foreign key stays right after the owned key it followed in ``old`` (at the start when
+    none did, at the end when that key is gone), so a re-save moves nothing of others'.
+    """
+    if not isinstance(old, Mapping) or all(k in OWNED_KEYS for k in old):
+        return new
+    after: dict[str | None, list[str]] = {}
+    anchor: str | None = None
+    for key in old:
+        if key in OWNED_KEYS:
+            anchor = key
+        else:
+            after.setdefault(anchor, []).append(key)
+    out: dict[str, Any] = {k: old[k] for k in after.pop(None, [])}
+    for key, value in new.items():
+        out[key] = value
+        for foreign in after.pop(key, []):
+            out[foreign] = old[foreign]
+    for foreign_keys in after.values():
+        for foreign in foreign_keys:
+            out[foreign] = old[foreign]
+    return out
+
+
 def _str(obj: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> str:
     if key not in obj:
         if required:

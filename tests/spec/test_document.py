@@ -12,11 +12,12 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
+from app import fileio
 from app.protocol.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.resources import example_spec
-from app.spec import document
+from app.spec import document, parse
 from app.spec.document import SpecDocument, SpecError, load, loads
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 
@@ -264,7 +265,7 @@ def test_a_failed_save_leaves_the_old_file_intact(
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(document.os, "replace", broken_replace)
+    monkeypatch.setattr(fileio.os, "replace", broken_replace)
     with pytest.raises(SpecError, match="No space left"):
         doc.save()
     assert path.read_bytes() == before
@@ -365,7 +366,7 @@ def test_reasonable_alias_reuse_still_opens() -> None:
         lines += [f"  /p{i}:", "    post:", f"      operationId: op{i}", "      x-s: *schema"]
     node = yaml.compose("\n".join(lines))
     assert node is not None
-    written, expanded = document.check_alias_expansion(node)
+    written, expanded = parse.check_alias_expansion(node)
     assert expanded - written > 50_000
     doc = loads("\n".join(lines))
     assert doc.data["paths"]["/p299"]["post"]["x-s"] == schema

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from app import fileio
 from app.protocol.errors import UsageError
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec import document, variables
+from app.spec import variables
 from app.spec.document import SpecDocument, load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import NoKeyring, Resolver, ScopeError, SecretStore
@@ -267,7 +268,7 @@ def test_the_fallback_secrets_file_is_never_readable_by_others(
         modes.append(stat.S_IMODE(os.stat(src).st_mode))
         real_replace(src, dst)
 
-    monkeypatch.setattr(document.os, "replace", spy_replace)
+    monkeypatch.setattr(fileio.os, "replace", spy_replace)
     old_umask = os.umask(0o022)
     try:
         store = SecretStore(path)
