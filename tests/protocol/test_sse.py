@@ -26,6 +26,8 @@ from app.protocol.http import HttpCall, new_client
 from app.protocol.request import A2ARequest
 from app.protocol.sse import SseDecoder, SseEvent
 from app.protocol.stream_items import ItemKind, classify_item
+from app.protocol.transports.jsonrpc import JsonRpcJudge
+from app.protocol.transports.rest import RestJudge
 from app.protocol.transports.sse_http import parse_text, send_streaming
 from app.protocol.types import ProtocolVersion
 from tests.helpers.sse_server import HANG, sse_server
@@ -158,9 +160,9 @@ async def collect(url: str, *, request_id: Any = None, max_bytes: int = 1 << 20)
                 client,
                 rest_call(url),
                 Clock(),
+                JsonRpcJudge(None, request_id) if request_id is not None else RestJudge(None),
                 timeout=5.0,
                 max_bytes=max_bytes,
-                request_id=request_id,
             )
         ]
 
