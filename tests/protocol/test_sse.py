@@ -204,6 +204,9 @@ async def test_e2e_frames_split_at_awkward_boundaries_keep_their_raw_bytes() -> 
     assert got[3].json is NOT_JSON and "line 1" in got[3].json_error
     assert got[4].json == STATUS and got[4].raw.endswith(b"\r\r")
     assert got[5].json == STATUS
+    # Each item is classified once, by the transport; consumers read that classification.
+    assert all(i.info is not None and classify_item(i) is i.info for i in got)
+    assert got[2].info is not None and got[2].info.kind is ItemKind.ERROR
     errs = errors(events)
     assert [e.kind for e in errs] == [ErrorKind.RPC, ErrorKind.PROTOCOL, ErrorKind.PROTOCOL]
     assert errs[0].message == "boom" and errs[0].code == 500
