@@ -23,12 +23,13 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.http import HttpCall, new_client
+from app.protocol.jsonparse import parse_event_data as parse_text
 from app.protocol.request import A2ARequest
 from app.protocol.sse import SseDecoder, SseEvent
 from app.protocol.stream_items import ItemKind, classify_item
 from app.protocol.transports.jsonrpc import JsonRpcJudge
 from app.protocol.transports.rest import RestJudge
-from app.protocol.transports.sse_http import parse_text, send_streaming
+from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import ProtocolVersion
 from tests.helpers.sse_server import HANG, sse_server
 

@@ -27,7 +27,7 @@ from app.protocol.events import (
 )
 from app.protocol.http import HttpCall, http_error
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
-from app.protocol.request import A2ARequest, PreparedCall, header_value, parse_body, prepare
+from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.results import check_result
 from app.protocol.transports import http_exchange
 from app.protocol.transports.sse_http import event_error, not_a_stream
@@ -169,8 +169,3 @@ def judge_body(
             clock.now(), ErrorKind.PROTOCOL, f"Not a valid JSON-RPC response: {outcome.reason}"
         )
     return None
-
-
-def version_header(headers: Headers) -> str | None:
-    """The ``A2A-Version`` a call carries, if any."""
-    return header_value(headers, A2A_VERSION_HEADER)
