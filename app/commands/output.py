@@ -1,7 +1,9 @@
 """Printing exchange events for the CLI: ``jsonl`` (one JSON object a line) or ``pretty``.
 
 The JSON-lines records are a public interface (README.md, "CLI output events"): each has
-an ``"event"`` key — ``request``, ``response``, ``item``, ``error`` or ``end``.
+an ``"event"`` key — ``request``, ``response``, ``item``, ``lint``, ``error`` or ``end``.
+A streaming call is followed by a :class:`app.protocol.stream_session.StreamSession`, the
+same the GUI timeline keeps, so the CLI reports the same lifecycle findings (``lint``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from app.protocol.catalog import METHODS
 from app.protocol.events import (
     NOT_JSON,
     ExchangeEnd,
@@ -24,8 +25,9 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.secrets import mask_headers, mask_url_query
+from app.protocol.lifecycle import Finding
 from app.protocol.stream_items import classify_item
+from app.protocol.stream_session import StreamSession
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 
@@ -77,46 +79,62 @@ class Printer:
         self._secret_headers = tuple(secret_headers)
         self._secret_query = tuple(secret_query)
         self._head: ResponseHead | None = None
-        self._grpc = False
-        self._streaming = False
-
-    def _headers(self, headers: Headers) -> Headers:
-        return headers if self._reveal else mask_headers(headers, self._secret_headers)
+        self._session: StreamSession | None = None
 
     def emit(self, event: ExchangeEvent) -> None:
-        """Print one event (the response record waits for the body)."""
-        record = self.record(event)
-        if record is None:
-            return
-        if self._fmt == "jsonl":
-            self._out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        else:
-            self._out.write(pretty(record) + "\n")
+        """Print one event (the response record waits for the body), then the lint
+        findings it brings."""
+        for record in self.records(event):
+            if self._fmt == "jsonl":
+                self._out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            else:
+                self._out.write(pretty(record) + "\n")
         self._out.flush()
+
+    def records(self, event: ExchangeEvent) -> list[dict[str, Any]]:
+        """The records for ``event``: its own (:meth:`record`) and, on a stream, a ``lint``
+        record per lifecycle finding (after the item; before the ``end`` record)."""
+        record = self.record(event)
+        session = self._session
+        if session is None or not isinstance(event, StreamItem | ExchangeError | ExchangeEnd):
+            return [] if record is None else [record]
+        findings: list[Finding] = []
+        seq: int | None = None
+        if isinstance(event, StreamItem):
+            findings = session.feed(event)[1]
+            seq = event.seq
+        elif isinstance(event, ExchangeError):
+            session.note_error(event)
+        else:
+            findings = session.end(event.outcome)[1]
+        lint = [lint_record(finding, seq) for finding in findings]
+        if isinstance(event, ExchangeEnd):
+            return [*lint, *([] if record is None else [record])]
+        return [*([] if record is None else [record]), *lint]
 
     def record(self, event: ExchangeEvent) -> dict[str, Any] | None:
         """The JSON record for ``event``, or None when it is folded into a later one."""
         match event:
             case RequestSent():
-                self._grpc = event.method == "gRPC"
-                self._streaming = any(m.streaming for m in METHODS if m.name == event.rpc_method)
+                if event.streaming:
+                    self._session = StreamSession(event.version)
+                    self._session.begin_connection()
+                shown = (
+                    event
+                    if self._reveal
+                    else event.masked(self._secret_headers, self._secret_query)
+                )
                 return {
                     "event": "request",
                     "rpc_method": event.rpc_method,
                     "method": event.method,
-                    "url": event.url
-                    if self._reveal
-                    else mask_url_query(event.url, self._secret_query),
-                    "headers": headers_object(self._headers(event.headers)),
+                    "url": shown.url,
+                    "headers": headers_object(shown.headers),
                     "body": body_value(event.body),
                 }
             case ResponseHead():
                 self._head = event
-                stream_head = self._grpc or any(
-                    name.lower() == "content-type" and "text/event-stream" in value.lower()
-                    for name, value in event.headers
-                )
-                if not (self._streaming and stream_head):
+                if not (self._session is not None and event.event_stream):
                     return None  # folded into the response record with the body
                 # A stream has no body: its status and headers come now, the items follow.
                 return {
@@ -138,7 +156,7 @@ class Printer:
                     "elapsed_ms": round(event.t * 1000, 1),
                 }
             case StreamItem():
-                info = classify_item(event)
+                info = classify_item(event)  # the transport's classification, not a new one
                 item: dict[str, Any] = {
                     "event": "item",
                     "seq": event.seq,
@@ -171,6 +189,11 @@ class Printer:
         return None
 
 
+def lint_record(finding: Finding, seq: int | None) -> dict[str, Any]:
+    """A ``lint`` record: a lifecycle finding on item ``seq``, or on the stream's end (None)."""
+    return {"event": "lint", "rule": finding.rule, "message": finding.message, "seq": seq}
+
+
 def pretty(record: dict[str, Any]) -> str:
     """A human-readable rendering of one JSON-lines record."""
     kind = record["event"]
@@ -201,6 +224,9 @@ def pretty(record: dict[str, Any]) -> str:
         lines = [f"✗ {record['kind']} error{code}{name}: {record['message']}"]
         lines += [f"  {d}" for d in record.get("details", [])]
         return "\n".join(lines)
+    if kind == "lint":
+        where = f"#{record['seq']}" if record["seq"] is not None else "end"
+        return f"⚠ {where} {record['rule']}: {record['message']}"
     return f"■ {record['outcome']} in {record['elapsed_ms']} ms"
 
 

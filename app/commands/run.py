@@ -32,16 +32,6 @@ from app.spec.document import SavedOperation, SpecError, load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import Resolver, parse_var
 
-# Most serious first: the exit status reports the worst outcome of the run.
-_SEVERITY = [
-    Outcome.USAGE_ERROR,
-    Outcome.TRANSPORT_ERROR,
-    Outcome.PROTOCOL_ERROR,
-    Outcome.CANCELLED,
-    Outcome.RPC_ERROR,
-    Outcome.OK,
-]
-
 
 class UsageExit(Exception):
     """A command-line usage problem; exit status 3."""
@@ -92,10 +82,6 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
     return [by_id[w] for w in wanted]
 
 
-def _worse(a: Outcome, b: Outcome) -> Outcome:
-    return a if _SEVERITY.index(a) <= _SEVERITY.index(b) else b
-
-
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
     out.write((json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)) + "\n")
     out.flush()
@@ -123,7 +109,7 @@ async def run_operations(
                               "operation": op_id})  # fmt: skip
             _write(out, fmt, {"event": "end", "outcome": Outcome.USAGE_ERROR.value,
                               "elapsed_ms": 0.0, "operation": op_id})  # fmt: skip
-            worst = _worse(worst, Outcome.USAGE_ERROR)
+            worst = worst.worse(Outcome.USAGE_ERROR)
             continue
         printer = Printer(
             fmt,
@@ -134,12 +120,11 @@ async def run_operations(
         )
         outcome = Outcome.TRANSPORT_ERROR
         async for event in exchange.run(sendable.request):
-            record = printer.record(event)
-            if record is not None:
+            for record in printer.records(event):
                 _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
             if isinstance(event, ExchangeEnd):
                 outcome = event.outcome
-        worst = _worse(worst, outcome)
+        worst = worst.worse(outcome)  # the exit status reports the worst
     return worst
 
 

@@ -1,4 +1,4 @@
-"""An exchange is a stream of events (DESIGN.md, "the house").
+"""An exchange is a stream of events.
 
 Every send — JSON-RPC, REST or gRPC, unary or streaming — yields these frozen records in
 order: one :class:`RequestSent`, then usually one :class:`ResponseHead`, then a
@@ -10,9 +10,17 @@ order: one :class:`RequestSent`, then usually one :class:`ResponseHead`, then a
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from app.protocol.secrets import mask_headers, mask_url_query
+from app.protocol.types import ProtocolVersion
+
+if TYPE_CHECKING:
+    from app.protocol.stream_items import ItemInfo
 
 Headers = tuple[tuple[str, str], ...]
 """Header or gRPC metadata pairs in wire order; names as sent or received."""
@@ -58,10 +66,31 @@ class Outcome(StrEnum):
     USAGE_ERROR = "usage_error"
     CANCELLED = "cancelled"
 
+    def worse(self, other: Outcome) -> Outcome:
+        """The more serious of the two (the one an exit status or an end reports)."""
+        return self if _SEVERITY[self] <= _SEVERITY[other] else other
+
+
+# Most serious first: when several errors occur, the end reports the one that matters most.
+_SEVERITY = {
+    outcome: rank
+    for rank, outcome in enumerate(
+        (
+            Outcome.USAGE_ERROR,
+            Outcome.TRANSPORT_ERROR,
+            Outcome.PROTOCOL_ERROR,
+            Outcome.CANCELLED,
+            Outcome.RPC_ERROR,
+            Outcome.OK,
+        )
+    )
+}
+
 
 @dataclass(frozen=True, slots=True)
 class RequestSent:
-    """What went on the wire. ``body`` is the exact bytes; secrets are not masked here."""
+    """What went on the wire. ``body`` is the exact bytes; secrets are not masked here:
+    every view shows :meth:`masked` (or the event itself only when asked to reveal)."""
 
     t: float
     method: str
@@ -71,6 +100,26 @@ class RequestSent:
     body: bytes
     rpc_method: str
     """The A2A method name (``SendMessage``, ``message/send``)."""
+    streaming: bool = False
+    """Whether the method answers with a stream (catalog ``MethodSpec.streaming``)."""
+    version: ProtocolVersion = ProtocolVersion.V1_0
+    """The protocol version the request speaks."""
+    secret_headers: tuple[str, ...] = ()
+    """Header names configured as credentials, beyond the well-known ones."""
+    secret_query: tuple[str, ...] = ()
+    """Query parameter names configured as credentials."""
+
+    def masked(
+        self, header_names: Iterable[str] = (), query_names: Iterable[str] = ()
+    ) -> RequestSent:
+        """This event for display: sensitive header values and secret query values masked
+        (the well-known credential names, :attr:`secret_headers` / :attr:`secret_query`,
+        and any further names given)."""
+        return dataclasses.replace(
+            self,
+            headers=mask_headers(self.headers, (*self.secret_headers, *header_names)),
+            url=mask_url_query(self.url, (*self.secret_query, *query_names)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +131,9 @@ class ResponseHead:
     reason: str
     http_version: str
     headers: Headers
+    event_stream: bool = False
+    """True when stream items follow (an SSE response, a streaming gRPC call); False when a
+    body follows, including a plain body answering a streaming call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +164,9 @@ class StreamItem:
     json_error: str = ""
     sse_event: str = ""
     """The SSE ``event:`` field (``"error"`` marks an error frame); empty for gRPC."""
-    sse_id: str = ""
+    info: ItemInfo | None = None
+    """What the item says, classified once by the transport
+    (:func:`app.protocol.stream_items.classify_item`); None on items built elsewhere."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Run one exchange: an :class:`A2ARequest` in, an async stream of exchange events out.
 
-The GUI and the CLI both consume this same stream (DESIGN.md, "the house")::
+The GUI and the CLI both consume this same stream::
 
     async for event in run(request):
         ...
@@ -8,6 +8,10 @@ The GUI and the CLI both consume this same stream (DESIGN.md, "the house")::
 The stream always ends with exactly one :class:`ExchangeEnd`; failures arrive as
 :class:`ExchangeError` events rather than exceptions. Cancelling the consuming task
 closes the connection (the async generator is closed by ``aclosing``).
+
+The method is looked up once (:func:`app.protocol.request.prepare`); the binding gets the
+:class:`~app.protocol.request.PreparedCall`, and :class:`RequestSent` carries what every
+consumer needs of it (whether the call streams, which names are credentials).
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from contextlib import AsyncExitStack, aclosing
 
 import httpx
 
-from app.protocol.catalog import find_method
 from app.protocol.clock import Clock
 from app.protocol.errors import UsageError
 from app.protocol.events import (
@@ -36,7 +39,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.http import new_client
-from app.protocol.request import A2ARequest, check_request
+from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, secret_values
 from app.protocol.stream_items import classify_item
 from app.protocol.transports import grpc, jsonrpc, rest
@@ -50,9 +53,6 @@ _OUTCOME_OF_KIND = {
     ErrorKind.PROTOCOL: Outcome.PROTOCOL_ERROR,
     ErrorKind.RPC: Outcome.RPC_ERROR,
 }
-# When several errors occur, the end reports the one that matters most to the user.
-_SEVERITY = [Outcome.USAGE_ERROR, Outcome.TRANSPORT_ERROR, Outcome.PROTOCOL_ERROR,
-             Outcome.RPC_ERROR, Outcome.OK]  # fmt: skip
 
 
 async def run(
@@ -82,12 +82,12 @@ async def run(
     clock = Clock()
     outcome = Outcome.OK
     secrets = secret_values(request.headers, request.query, request.endpoint)
-    spec = find_method(request.version, request.method)
-    judge = _StreamJudge(request.version) if spec is not None and spec.streaming else None
+    prepared = prepare(request)
+    judge = _StreamJudge(request.version) if prepared.streaming else None
 
     def clean(error: ExchangeError) -> ExchangeError:
         nonlocal outcome
-        outcome = _worse(outcome, _OUTCOME_OF_KIND[error.kind])
+        outcome = outcome.worse(_OUTCOME_OF_KIND[error.kind])
         return dataclasses.replace(
             error,
             message=redact(error.message, secrets),
@@ -102,7 +102,7 @@ async def run(
                 if http is not None
                 else await stack.enter_async_context(new_client(request.timeout))
             )
-            async with aclosing(_dispatch(request, client, clock)) as events:
+            async with aclosing(_dispatch(prepared, client, clock)) as events:
                 budget: float | None = request.timeout  # waiting left before the answer
                 while True:
                     started = clock.now()
@@ -132,7 +132,14 @@ async def run(
                     if isinstance(event, ExchangeError):
                         event = clean(event)
                     elif isinstance(event, RequestSent):
-                        event = dataclasses.replace(event, url=mask_url_query(event.url, ()))
+                        event = dataclasses.replace(
+                            event,
+                            url=mask_url_query(event.url, ()),
+                            streaming=prepared.streaming,
+                            version=request.version,
+                            secret_headers=request.secret_headers,
+                            secret_query=request.secret_query,
+                        )
                     if judge is not None:
                         judge.see(event)
                     yield event
@@ -154,8 +161,8 @@ async def run(
 class _StreamJudge:
     """Whether a stream that the server closed ended the way the protocol says it must.
 
-    Only the last few items are kept and classified once, at the end: the timeline and the
-    CLI already classify every item, and a second pass per event would halve throughput.
+    Only the last few items are kept and read at the end (each item is classified once,
+    by its transport: ``StreamItem.info``).
     """
 
     _TAIL = 16
@@ -191,17 +198,13 @@ class _StreamJudge:
 
 
 def _dispatch(
-    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+    prepared: PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[ExchangeEvent, None]:
-    if request.binding is Binding.JSONRPC:
-        return jsonrpc.exchange(request, client, clock)
-    if request.binding is Binding.HTTP_JSON:
-        return rest.exchange(request, client, clock)
-    if request.binding is Binding.GRPC:
+    if prepared.binding is Binding.JSONRPC:
+        return jsonrpc.exchange(prepared, client, clock)
+    if prepared.binding is Binding.HTTP_JSON:
+        return rest.exchange(prepared, client, clock)
+    if prepared.binding is Binding.GRPC:
         # gRPC opens its own channel; the httpx client is passed only to keep one signature.
-        return grpc.exchange(request, client, clock)
-    raise UsageError(f"The {request.binding.value} binding is not available yet")
-
-
-def _worse(a: Outcome, b: Outcome) -> Outcome:
-    return a if _SEVERITY.index(a) <= _SEVERITY.index(b) else b
+        return grpc.exchange(prepared, client, clock)
+    raise UsageError(f"The {prepared.binding.value} binding is not available yet")

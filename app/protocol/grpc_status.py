@@ -2,7 +2,7 @@
 
 An A2A 1.0 gRPC server puts a serialized ``google.rpc.Status`` into this trailer, with one
 packed ``google.rpc.ErrorInfo`` {``reason``, ``domain: "a2a-protocol.org"``} and, for
-validation errors, a packed ``google.rpc.BadRequest`` (PROTOCOL.md §4.3). 0.3 servers send
+validation errors, a packed ``google.rpc.BadRequest`` (docs/PROTOCOL.md §4.3). 0.3 servers send
 none. The messages come from ``googleapis-common-protos`` (installed with ``a2a-sdk``).
 
 Pure functions, no I/O.

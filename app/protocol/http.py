@@ -205,7 +205,7 @@ def head_of(response: httpx.Response, clock: Clock) -> ResponseHead:
 
 def content_type(response: httpx.Response) -> str:
     """The response's Content-Type header value, or ``""``."""
-    return response.headers.get("content-type", "")
+    return str(response.headers.get("content-type", ""))
 
 
 _SNIPPET_BYTES = 300

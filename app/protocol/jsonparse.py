@@ -43,3 +43,10 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
         return NOT_JSON, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except RecursionError:
         return NOT_JSON, "nested too deeply to parse"
+
+
+def parse_event_data(data: str) -> tuple[Any, str]:
+    """:func:`parse_json` for the ``data`` of one SSE frame (blank data: ``"empty data"``)."""
+    if not data.strip():
+        return NOT_JSON, "empty data"
+    return parse_json(data)

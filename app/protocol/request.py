@@ -1,6 +1,6 @@
 """The request description: plain data from the UI or CLI, turned into wire bytes elsewhere.
 
-Data flows one way (DESIGN.md): UI state → :class:`A2ARequest` → protocol layer → events.
+Data flows one way: UI state → :class:`A2ARequest` → protocol layer → events.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.protocol.catalog import MethodSpec, TemplateContext
+from app.protocol.catalog import MethodSpec, TemplateContext, find_method
 from app.protocol.errors import UsageError
 from app.protocol.events import Headers
 from app.protocol.jsonrpc import envelope
@@ -41,6 +41,9 @@ class A2ARequest:
         max_response_bytes: a larger response body is cut off and reported as an error.
         rest_subscribe_verb: ``POST`` (spec prose, SDK clients) or ``GET`` (the proto's
             http rule) for ``SubscribeToTask`` / ``TaskSubscription`` over HTTP+JSON.
+        secret_headers, secret_query: header and query names configured as credentials
+            (an API key's name); carried onto :class:`RequestSent` so its masked view
+            hides them too.
     """
 
     endpoint: str
@@ -54,6 +57,42 @@ class A2ARequest:
     timeout: float = DEFAULT_TIMEOUT_S
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     rest_subscribe_verb: str = "POST"
+    secret_headers: tuple[str, ...] = ()
+    secret_query: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCall:
+    """A request with its method resolved once (:func:`prepare`), handed to a binding.
+
+    Attributes:
+        request: what to send.
+        spec: the catalog entry of ``request.method``, or None for a name the catalog does
+            not know (JSON-RPC sends it as typed; REST and gRPC refuse it).
+        streaming: whether the method answers with a stream.
+    """
+
+    request: A2ARequest
+    spec: MethodSpec | None
+    streaming: bool
+
+    @property
+    def version(self) -> ProtocolVersion:
+        """The request's protocol version."""
+        return self.request.version
+
+    @property
+    def binding(self) -> Binding:
+        """The request's binding."""
+        return self.request.binding
+
+
+def prepare(request: A2ARequest | PreparedCall) -> PreparedCall:
+    """``request`` with its catalog entry looked up (a PreparedCall is returned as is)."""
+    if isinstance(request, PreparedCall):
+        return request
+    spec = find_method(request.version, request.method)
+    return PreparedCall(request, spec, spec is not None and spec.streaming)
 
 
 def render_body(

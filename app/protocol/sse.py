@@ -1,6 +1,6 @@
 """A sans-IO Server-Sent Events decoder (HTML Living Standard, "Parsing an event stream").
 
-Bytes in, :class:`SseEvent` s out; no sockets, no httpx (STYLE.md §4.2 rule 2)::
+Bytes in, :class:`SseEvent` s out; no sockets, no httpx (testable without a network)::
 
     decoder = SseDecoder()
     for chunk in chunks:

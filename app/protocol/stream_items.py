@@ -1,7 +1,7 @@
 """What a streamed item is: kind, task, context, state, final flag and a one-line summary.
 
 Pure functions over parsed JSON (no I/O, no Qt). One classifier for every shape a stream
-item comes in (PROTOCOL.md §2.4, §3.3, §5.2; PEERS.md 7):
+item comes in (docs/PROTOCOL.md §2.4, §3.3, §5.2; docs/PEERS.md):
 
 - JSON-RPC envelopes: ``{"jsonrpc": "2.0", "id": …, "result": X}`` or ``{"error": …}``;
 - 1.0 (all bindings) and 0.3 REST/gRPC ``StreamResponse`` wrappers: ``{"task": …}``,
@@ -156,31 +156,43 @@ _SUMMARY_CHARS = 160
 
 
 def classify_item(item: StreamItem) -> ItemInfo:
-    """Classify one :class:`StreamItem` (SSE frame or gRPC message)."""
-    value = item.json
+    """What one :class:`StreamItem` (SSE frame or gRPC message) says.
+
+    The transports classify each item as they make it (``StreamItem.info``); this returns
+    that, and classifies only items built elsewhere (tests, saved streams).
+    """
+    info = item.info
+    if info is not None:
+        return info
+    return classify_frame(item.json, item.json_error, item.sse_event, item.raw)
+
+
+def classify_frame(value: Any, json_error: str, sse_event: str, raw: bytes) -> ItemInfo:
+    """Classify a stream item from its parts: parsed JSON (or NOT_JSON and why), the SSE
+    ``event:`` field and the raw bytes (for comment frames)."""
     if type(value) is dict and "jsonrpc" in value and "error" not in value:
         # The usual JSON-RPC stream item, `{"jsonrpc", "id", "result": {"statusUpdate": …}}`,
         # straight to its wrapper (classify_json would come to the same answer).
         result = value.get("result")
-        if type(result) is dict and len(result) == 1 and item.sse_event != "error":
+        if type(result) is dict and len(result) == 1 and sse_event != "error":
             ((key, inner),) = result.items()
             build = _WRAPPERS.get(key)
             if build is not None and type(inner) is dict:
                 return build(inner)
-    if item.json is NOT_JSON:
-        if not item.json_error:
+    if value is NOT_JSON:
+        if not json_error:
             # A frame without data: a keep-alive comment, or only event/id/retry fields.
-            return ItemInfo(ItemKind.COMMENT, summary=_one_line(_frame_text(item.raw)))
+            return ItemInfo(ItemKind.COMMENT, summary=_one_line(_frame_text(raw)))
         return ItemInfo(
-            ItemKind.ERROR, summary=_one_line(f"invalid JSON: {item.json_error or 'no data'}")
+            ItemKind.ERROR, summary=_one_line(f"invalid JSON: {json_error or 'no data'}")
         )
-    info = classify_json(item.json)
-    if item.sse_event == "error" and info.kind is not ItemKind.ERROR:
+    info = classify_json(value)
+    if sse_event == "error" and info.kind is not ItemKind.ERROR:
         return ItemInfo(
             ItemKind.ERROR,
             task_id=info.task_id,
             context_id=info.context_id,
-            summary=_one_line("event: error · " + (info.summary or _json_snippet(item.json))),
+            summary=_one_line("event: error · " + (info.summary or _json_snippet(value))),
         )
     return info
 
@@ -366,8 +378,8 @@ def _parts_text(parts: Any) -> str:
         if isinstance(text, str):
             return text  # the usual case: the first part is text
     for part in parts:
-        if isinstance(part, dict) and isinstance(part.get("text"), str):
-            return part["text"]
+        if isinstance(part, dict) and isinstance(text := part.get("text"), str):
+            return text
     for part in parts:
         if isinstance(part, dict) and "data" in part:
             return "data " + _json_snippet(part["data"])

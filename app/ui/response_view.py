@@ -13,7 +13,6 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
-from app.protocol.secrets import mask_headers
 from app.ui.formatting import (
     error_text,
     headers_text,
@@ -99,9 +98,10 @@ class ResponseView(QWidget):
             view.set_text("")
 
     def show_request(self, event: RequestSent) -> None:
-        """The request as it went out; credential headers masked."""
+        """The request as it went out, credentials masked (:meth:`RequestSent.masked`)."""
         self._transport = "gRPC" if event.method == "gRPC" else "HTTP"
-        self.request_view.set_text(request_text(event, mask_headers(event.headers)))
+        shown = event.masked()
+        self.request_view.set_text(request_text(shown, shown.headers))
 
     def show_head(self, event: ResponseHead) -> None:
         """Status line and headers."""

@@ -2,7 +2,7 @@
 
 Rows arrive one by one from the stream (:meth:`TimelineModel.add`, :meth:`TimelineModel.append`)
 and wait in a buffer that a short single-shot ``QTimer`` flushes with one ``beginInsertRows``
-per batch (STYLE.md §4.2 rule 9), so a fast stream never floods the view. Nothing is merged
+per batch, so a fast stream never floods the view. Nothing is merged
 or dropped: N rows appended are N rows in the model after :meth:`TimelineModel.flush`.
 
 Rows are kept as tuples of plain values (float, str, bytes, int, None): the garbage collector
@@ -31,10 +31,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from app.protocol.events import NOT_JSON
+from app.protocol.jsonparse import parse_event_data
 from app.protocol.lifecycle import Finding
 from app.protocol.sse import SseDecoder
 from app.protocol.stream_items import ItemKind, TaskState
-from app.protocol.transports.sse_http import parse_text
 
 FLUSH_INTERVAL_MS = 100
 
@@ -92,7 +92,7 @@ def json_of_raw(raw: bytes) -> Any:
     decoder = SseDecoder()
     for frame in decoder.feed(raw) + decoder.close():
         if frame.data is not None:
-            return parse_text(frame.data)[0]
+            return parse_event_data(frame.data)[0]
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):

@@ -6,9 +6,9 @@ objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLab
 ``resubscribeButton``, ``followUpButton``, ``timelineRawView``, ``timelineJsonView``,
 ``timelineFindingsLabel``.
 
-The panel classifies and lints what it is fed (Qt-free :mod:`app.protocol.stream_items` and
-:mod:`app.protocol.lifecycle`); the request tab owns the network work and reacts to the
-button signals.
+What the stream says (ids, state, lint, ending) is kept by a Qt-free
+:class:`app.protocol.stream_session.StreamSession` that the CLI uses too; the panel shows
+it. The request tab owns the network work and reacts to the button signals.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.events import NOT_JSON, ExchangeError, Outcome, ResponseBody, StreamItem
-from app.protocol.lifecycle import StreamEnding, StreamLinter
-from app.protocol.stream_items import ItemKind, TaskState, classify_item, classify_json
+from app.protocol.lifecycle import StreamEnding
+from app.protocol.stream_items import ItemKind, TaskState
+from app.protocol.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.timeline_model import (
@@ -80,16 +81,8 @@ class TimelinePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("timelinePanel")
-        self.version = ProtocolVersion.V1_0
-        self.task_id = ""
-        self.context_id = ""
-        self.state: TaskState | None = None
-        self.ending: StreamEnding | None = None
-        self._events = _Tally()  # a plain object: setting a QWidget attribute is slow
-        self.running = False
-        self._connection = 0
-        self._linter = StreamLinter(self.version)
-        self._transport_error = False
+        # A plain object: setting a QWidget attribute is slow, and this changes every event.
+        self.session = StreamSession()
 
         self.model = TimelineModel(self)
 
@@ -224,13 +217,7 @@ class TimelinePanel(QWidget):
     def clear(self, version: ProtocolVersion) -> None:
         """Forget everything: a new exchange starts in this tab."""
         self.model.clear()
-        self.version = version
-        self.task_id = ""
-        self.context_id = ""
-        self.state = None
-        self.ending = None
-        self.event_count = 0
-        self._connection = 0
+        self.session = StreamSession(version)
         self.raw_view.set_text("")
         self.json_view.set_text("")
         self.findings_label.hide()
@@ -238,12 +225,8 @@ class TimelinePanel(QWidget):
 
     def begin_connection(self, label: str) -> None:
         """A stream starts (the first, or a resubscription marked as a new connection)."""
-        self._connection += 1
-        self._linter = StreamLinter(self.version)
-        self._transport_error = False
-        self.running = True
-        self.ending = None
-        if self._connection > 1:
+        connection = self.session.begin_connection()
+        if connection > 1:
             self.model.append(
                 TimelineRow(
                     0.0,
@@ -251,41 +234,33 @@ class TimelinePanel(QWidget):
                     self.task_id,
                     summary=label,
                     marker=True,
-                    connection=self._connection,
+                    connection=connection,
                 )
             )
         self._update_buttons()
         self._refresh_header()
 
     def add_item(self, item: StreamItem) -> int:
-        """One stream item: classify, lint, queue its row; returns the row's index.
+        """One stream item: feed the session, queue its row; returns the row's index.
 
         This runs for every event of a fast stream on the GUI thread: the row keeps the
         item's raw bytes and a few strings only (its JSON is parsed again when the row is
         selected), and nothing else is formatted until the row is painted.
         """
-        info = classify_item(item)
-        findings = self._linter.feed(info)
-        task_id, state = info.task_id, info.state
-        if task_id and not self.task_id:
-            self.task_id = task_id
-        if info.context_id and not self.context_id:
-            self.context_id = info.context_id
-        if state is not None and state is not self.state and state is not TaskState.UNSPECIFIED:
-            self.state = state
-        self._events.count += 1
+        session = self.session
+        info, findings = session.feed(item)
         return self.model.add(
             item.t * 1000.0,
             info.kind,
-            task_id,
-            state,
+            info.task_id,
+            info.state,
             info.summary,
             item.raw,
             PARSE_RAW
             if len(item.raw) <= KEEP_PARSED_BYTES and item.json is not NOT_JSON
             else item.json,
             findings,
-            self._connection,
+            session.connection,
             item.seq,
         )
 
@@ -299,10 +274,7 @@ class TimelinePanel(QWidget):
 
     def add_error(self, error: ExchangeError) -> None:
         """An error of the exchange (rpc, protocol, transport) as a red row."""
-        from app.protocol.events import ErrorKind
-
-        if error.kind is ErrorKind.TRANSPORT:
-            self._transport_error = True
+        self.session.note_error(error)
         self.model.append(
             TimelineRow(
                 error.t * 1000.0,
@@ -310,16 +282,14 @@ class TimelinePanel(QWidget):
                 self.task_id,
                 summary=" ".join(error_text(error).split()),
                 data=error.as_record(),
-                connection=self._connection,
+                connection=self.session.connection,
             )
         )
 
     def add_body(self, body: ResponseBody, label: str) -> None:
         """A plain body: a JSON error on a streaming call, or a side exchange's result
         (the Cancel task answer) — classified like a stream item."""
-        info = classify_json(body.json) if body.json is not NOT_JSON else None
-        if info is not None and info.kind is not ItemKind.ERROR:
-            self._note_ids(info.task_id, info.context_id, info.state)
+        info = self.session.note_body(body)
         self.model.append(
             TimelineRow(
                 body.t * 1000.0,
@@ -329,7 +299,7 @@ class TimelinePanel(QWidget):
                 f"{label}: {info.summary if info is not None else body.json_error}",
                 body.body,
                 body.json,
-                connection=self._connection,
+                connection=self.session.connection,
                 marker=True,
             )
         )
@@ -343,23 +313,13 @@ class TimelinePanel(QWidget):
                 self.task_id,
                 summary=label,
                 marker=True,
-                connection=self._connection,
+                connection=self.session.connection,
             )
         )
 
     def end_connection(self, outcome: Outcome, t_ms: float) -> None:
         """The stream's exchange ended: add the end row with its lint findings."""
-        self.running = False
-        ending = self._linter.ending(
-            stopped=outcome is Outcome.CANCELLED,
-            transport_error=self._transport_error or outcome is Outcome.TRANSPORT_ERROR,
-        )
-        if outcome in (Outcome.RPC_ERROR, Outcome.PROTOCOL_ERROR, Outcome.USAGE_ERROR) and (
-            ending is StreamEnding.CLOSED
-        ):
-            ending = StreamEnding.ERROR
-        self.ending = ending
-        findings = self._linter.finish(ending)
+        ending, findings = self.session.end(outcome)
         self.model.append(
             TimelineRow(
                 t_ms,
@@ -368,7 +328,7 @@ class TimelinePanel(QWidget):
                 self.state,
                 f"{ending.value} ({outcome.value})",
                 findings=findings,
-                connection=self._connection,
+                connection=self.session.connection,
             )
         )
         self.model.flush()
@@ -383,21 +343,39 @@ class TimelinePanel(QWidget):
     # --- state ----------------------------------------------------------------------
 
     @property
+    def version(self) -> ProtocolVersion:
+        """The protocol version of the stream shown."""
+        return self.session.version
+
+    @property
+    def task_id(self) -> str:
+        """The task the stream is about (empty until seen)."""
+        return self.session.task_id
+
+    @property
+    def context_id(self) -> str:
+        """The context the stream is in (empty until seen)."""
+        return self.session.context_id
+
+    @property
+    def state(self) -> TaskState | None:
+        """The last task state the stream reported."""
+        return self.session.state
+
+    @property
+    def running(self) -> bool:
+        """A connection is open."""
+        return self.session.running
+
+    @property
+    def ending(self) -> StreamEnding | None:
+        """How the last connection ended (None while running)."""
+        return self.session.ending
+
+    @property
     def event_count(self) -> int:
         """Stream items received since :meth:`clear`."""
-        return self._events.count
-
-    @event_count.setter
-    def event_count(self, value: int) -> None:
-        self._events.count = value
-
-    def _note_ids(self, task_id: str, context_id: str, state: TaskState | None) -> None:
-        if task_id and not self.task_id:
-            self.task_id = task_id
-        if context_id and not self.context_id:
-            self.context_id = context_id
-        if state is not None and state is not TaskState.UNSPECIFIED:
-            self.state = state
+        return self.session.event_count
 
     def _on_model_flushed(self, _rows: int) -> None:
         bar = self.view.verticalScrollBar()
@@ -465,13 +443,6 @@ class TimelinePanel(QWidget):
             self.findings_label.hide()
         if row.data is NOT_JSON and row.raw:
             self.detail_tabs.setCurrentWidget(self.raw_view)
-
-
-class _Tally:
-    __slots__ = ("count",)
-
-    def __init__(self) -> None:
-        self.count = 0
 
 
 def _set_label(label: QLabel, text: str, style: str) -> None:

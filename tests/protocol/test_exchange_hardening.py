@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.events import ExchangeEnd, ExchangeError, Outcome
+from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.bad_server import Canned, bad_server
@@ -157,3 +157,30 @@ def test_cli_usage_errors_never_echo_credentials() -> None:
         )  # fmt: skip
         assert proc.returncode == 3
         assert "S3CRET" not in proc.stdout + proc.stderr
+
+
+async def test_request_sent_carries_streaming_version_and_a_masked_view() -> None:
+    update = {"kind": "status-update", "taskId": "t", "contextId": "c", "final": True,
+              "status": {"state": "completed"}}  # fmt: skip
+    frames = [{"jsonrpc": "2.0", "id": 1, "result": update}]
+    canned = Canned(headers={"Content-Type": "text/event-stream"}, body=sse(*frames))
+    with bad_server(canned) as url:
+        events = await events_of(
+            A2ARequest(
+                url,
+                "message/stream",
+                BODY,
+                version=ProtocolVersion.V0_3,
+                headers=(("X-Agent-Key", "k-S3CRET"),),
+                query=(("k", "q-S3CRET"),),
+                secret_headers=("X-Agent-Key",),
+                secret_query=("k",),
+            )
+        )
+    sent = events[0]
+    assert isinstance(sent, RequestSent)
+    assert sent.streaming and sent.version is ProtocolVersion.V0_3
+    shown = sent.masked()
+    assert "S3CRET" not in repr((shown.url, shown.headers))
+    assert ("X-Agent-Key", "k-S3CRET") in sent.headers  # the event itself is what was sent
+    assert end(events).outcome is Outcome.OK

@@ -23,10 +23,13 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.http import HttpCall, new_client
+from app.protocol.jsonparse import parse_event_data as parse_text
 from app.protocol.request import A2ARequest
 from app.protocol.sse import SseDecoder, SseEvent
 from app.protocol.stream_items import ItemKind, classify_item
-from app.protocol.transports.sse_http import parse_text, send_streaming
+from app.protocol.transports.jsonrpc import JsonRpcJudge
+from app.protocol.transports.rest import RestJudge
+from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import ProtocolVersion
 from tests.helpers.sse_server import HANG, sse_server
 
@@ -158,9 +161,9 @@ async def collect(url: str, *, request_id: Any = None, max_bytes: int = 1 << 20)
                 client,
                 rest_call(url),
                 Clock(),
+                JsonRpcJudge(None, request_id) if request_id is not None else RestJudge(None),
                 timeout=5.0,
                 max_bytes=max_bytes,
-                request_id=request_id,
             )
         ]
 
@@ -202,6 +205,9 @@ async def test_e2e_frames_split_at_awkward_boundaries_keep_their_raw_bytes() -> 
     assert got[3].json is NOT_JSON and "line 1" in got[3].json_error
     assert got[4].json == STATUS and got[4].raw.endswith(b"\r\r")
     assert got[5].json == STATUS
+    # Each item is classified once, by the transport; consumers read that classification.
+    assert all(i.info is not None and classify_item(i) is i.info for i in got)
+    assert got[2].info is not None and got[2].info.kind is ItemKind.ERROR
     errs = errors(events)
     assert [e.kind for e in errs] == [ErrorKind.RPC, ErrorKind.PROTOCOL, ErrorKind.PROTOCOL]
     assert errs[0].message == "boom" and errs[0].code == 500

@@ -1,4 +1,4 @@
-"""The native gRPC binding, protocol 1.0 and 0.3, with ``grpc.aio`` (PROTOCOL.md §4, §10).
+"""The native gRPC binding, protocol 1.0 and 0.3, with ``grpc.aio`` (docs/PROTOCOL.md §4, §10).
 
 No stubs are generated: the call is built from the official descriptors shipped in
 ``a2a-sdk`` (``lf.a2a.v1.A2AService`` and the 0.3 ``a2a.v1.A2AService``) through the
@@ -8,7 +8,7 @@ field is a usage error that names it, not silently dropped as the SDK servers do
 Targets: ``host:port`` (the form Agent Cards use) and ``http://host:port`` are plaintext
 HTTP/2; ``https://host:port`` is TLS with the system trust store.
 
-A channel is opened per exchange inside the running loop (STYLE.md §5: a channel made on
+A channel is opened per exchange inside the running loop (a channel made on
 another loop fails) and closed when the exchange ends or is cancelled; a debugger sends
 one request at a time per tab, so the handshake cost does not matter and nothing leaks.
 
@@ -48,8 +48,9 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.grpc_status import decode_status, metadata_pairs, status_details_bytes
-from app.protocol.request import A2ARequest
+from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.results import check_result
+from app.protocol.stream_items import classify_frame
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding, ProtocolVersion
@@ -138,7 +139,7 @@ def build_message(spec: MethodSpec, body: str, tenant: str = "") -> Message:
 def metadata_for(request: A2ARequest) -> tuple[tuple[str, str | bytes], ...]:
     """Request headers as gRPC metadata: names lower-cased, ``-bin`` values base64-decoded.
 
-    ``a2a-version: 1.0`` on 1.0 sends (SDK clients always add it; PEERS.md 14), none on 0.3;
+    ``a2a-version: 1.0`` on 1.0 sends (SDK clients always add it; docs/PEERS.md), none on 0.3;
     the user's entries override it.
 
     Raises:
@@ -165,7 +166,7 @@ def to_json(message: Message) -> tuple[bytes, Any]:
 
 
 async def exchange(
-    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+    request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[ExchangeEvent, None]:
     """Send one gRPC call; yield its events (without the final ExchangeEnd).
 
@@ -177,7 +178,8 @@ async def exchange(
     Raises:
         UsageError: the request cannot be built (nothing was sent).
     """
-    spec = method_spec(request)
+    prepared = prepare(request)
+    spec, request = method_spec(prepared), prepared.request
     method = grpc_method(spec)
     assert method is not None  # method_spec refused JSON-RPC-only names
     message = build_message(spec, request.body, request.tenant)
@@ -222,7 +224,14 @@ async def exchange(
                 head_sent = head_sent or isinstance(event, ResponseHead)
                 yield event
         except grpc.aio.AioRpcError as exc:
-            for event in _failure(exc, clock, target, request.timeout, head_sent=head_sent):
+            for event in _failure(
+                exc,
+                clock,
+                target,
+                request.timeout,
+                head_sent=head_sent,
+                streaming=method.server_streaming,
+            ):
                 yield event
         finally:
             # Closing the generator early (consumer cancelled) must stop the call too.
@@ -248,19 +257,26 @@ async def _stream(call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None
     if call.done() and await call.code() != grpc.StatusCode.OK:
         # A call that failed before any message: let the error path describe it.
         await call.read()
-    yield ResponseHead(clock.now(), 0, "OK", "HTTP/2", initial)
+    yield ResponseHead(clock.now(), 0, "OK", "HTTP/2", initial, event_stream=True)
     seq = 0
     async for response in call:
         seq += 1
         raw, value = to_json(response)
-        yield StreamItem(clock.now(), seq, raw, value)
+        yield StreamItem(clock.now(), seq, raw, value, info=classify_frame(value, "", "", raw))
 
 
 def _failure(
-    exc: grpc.aio.AioRpcError, clock: Clock, target: Target, timeout: float, *, head_sent: bool
+    exc: grpc.aio.AioRpcError,
+    clock: Clock,
+    target: Target,
+    timeout: float,
+    *,
+    head_sent: bool,
+    streaming: bool,
 ) -> list[ExchangeEvent]:
     """Events for a failed call: a ResponseHead with the status (unless a stream already
-    had one) and an ExchangeError; ``transport`` when no server answered at all."""
+    had one; a streaming call's head says so: no body follows) and an ExchangeError;
+    ``transport`` when no server answered at all."""
     code = exc.code()
     details = exc.details() or ""
     trailers = metadata_pairs(exc.trailing_metadata())
@@ -283,7 +299,9 @@ def _failure(
             lines, data = rich.lines, list(rich.details)
     head: list[ExchangeEvent] = []
     if not head_sent:
-        head.append(ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial))
+        head.append(
+            ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial, streaming)
+        )
     return [
         *head,
         ExchangeError(

@@ -1,7 +1,9 @@
-"""The JSON-RPC binding over HTTP (A2A spec §9, PROTOCOL.md §2).
+"""The JSON-RPC binding over HTTP (A2A spec §9, docs/PROTOCOL.md §2).
 
-POST to the interface URL itself; ``A2A-Version: 1.0`` is added on 1.0 sends (PEERS.md 1:
+POST to the interface URL itself; ``A2A-Version: 1.0`` is added on 1.0 sends (docs/PEERS.md:
 both SDK servers treat a missing header as 0.3). An HTTP 200 carrying ``error`` is an error.
+The sending itself is :mod:`app.protocol.transports.http_exchange`; this module builds the
+call and judges answers (:class:`JsonRpcJudge`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from app.protocol.catalog import find_method
+from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
 from app.protocol.events import (
     NOT_JSON,
@@ -21,12 +23,14 @@ from app.protocol.events import (
     Headers,
     ResponseBody,
     ResponseHead,
+    StreamItem,
 )
-from app.protocol.http import HttpCall, http_error, send_unary
+from app.protocol.http import HttpCall, http_error
 from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
-from app.protocol.request import A2ARequest, header_value, parse_body
+from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.results import check_result
-from app.protocol.transports.sse_http import send_streaming
+from app.protocol.transports import http_exchange
+from app.protocol.transports.sse_http import event_error, not_a_stream
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 
 
@@ -48,7 +52,7 @@ def merge_headers(defaults: Headers, user: Headers) -> Headers:
     return kept + tuple(user)
 
 
-def build_call(request: A2ARequest) -> tuple[HttpCall, Any]:
+def build_call(request: A2ARequest | PreparedCall) -> tuple[HttpCall, Any]:
     """The HTTP call for ``request`` and the JSON-RPC id it carries.
 
     The editor text is sent byte for byte (UTF-8) so that what the user typed is what the
@@ -57,56 +61,83 @@ def build_call(request: A2ARequest) -> tuple[HttpCall, Any]:
     Raises:
         UsageError: the body is not valid JSON.
     """
+    prepared = prepare(request)
+    request = prepared.request
     envelope = parse_body(request.body)
     request_id = envelope.get("id") if isinstance(envelope, dict) else None
-    spec = find_method(request.version, request.method)
-    headers = merge_headers(
-        default_headers(request, streaming=bool(spec and spec.streaming)), request.headers
-    )
+    headers = merge_headers(default_headers(request, streaming=prepared.streaming), request.headers)
     call = HttpCall(
         "POST", request.endpoint, headers, request.body.encode(), request.method, request.query
     )
     return call, request_id
 
 
-async def exchange(
-    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+def exchange(
+    request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[ExchangeEvent, None]:
     """Send one JSON-RPC request; yield its events (without the final ExchangeEnd).
 
-    Streaming methods (catalog ``MethodSpec.streaming``) go to
-    :func:`app.protocol.transports.sse_http.send_streaming`.
+    Raises:
+        UsageError: the request cannot be built (nothing was sent).
     """
-    call, request_id = build_call(request)
-    spec = find_method(request.version, request.method)
-    if spec is not None and spec.streaming:
-        async for event in send_streaming(
-            client,
-            call,
-            clock,
-            timeout=request.timeout,
-            max_bytes=request.max_response_bytes,
-            request_id=request_id,
-            jsonrpc=True,
+    prepared = prepare(request)
+    call, request_id = build_call(prepared)
+    judge = JsonRpcJudge(prepared.spec, request_id)
+    return http_exchange.exchange(prepared, call, judge, client, clock)
+
+
+class JsonRpcJudge:
+    """What a JSON-RPC answer carries (:class:`app.protocol.transports.http_exchange.Judge`).
+
+    Args:
+        spec: the method's catalog entry (results are checked against it), or None.
+        request_id: the id sent; answers with another id are refused.
+    """
+
+    __slots__ = ("_request_id", "_spec")
+
+    def __init__(self, spec: MethodSpec | None, request_id: Any) -> None:
+        self._spec = spec
+        self._request_id = request_id
+
+    def body(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
+        error = judge_body(head, body, self._request_id, clock)
+        if error is None and self._spec is not None:
+            # A well-formed envelope can still carry the wrong result (results.py).
+            problem = check_result(self._spec, Binding.JSONRPC, body.json.get("result"))
+            if problem:
+                error = ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem)
+        return error
+
+    def plain(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
+        return judge_body(head, body, self._request_id, clock) or not_a_stream(body, clock)
+
+    def item(self, item: StreamItem, clock: Clock) -> ExchangeError | None:
+        """- an ``error`` member → ``rpc`` with its code; not a JSON-RPC response, or
+        another request's id → ``protocol``; ``event: error`` → ``rpc``."""
+        value = item.json
+        request_id = self._request_id
+        if (
+            type(value) is dict
+            and value.get("jsonrpc") == "2.0"
+            and "result" in value
+            and "error" not in value
+            and (request_id is None or value.get("id") in (request_id, None))
+            and item.sse_event != "error"
         ):
-            yield event
-        return
-    head: ResponseHead | None = None
-    async for event in send_unary(
-        client, call, clock, timeout=request.timeout, max_bytes=request.max_response_bytes
-    ):
-        yield event
-        if isinstance(event, ResponseHead):
-            head = event
-        elif isinstance(event, ResponseBody) and head is not None:
-            error = judge_body(head, event, request_id, clock)
-            if error is None and spec is not None:
-                # A well-formed envelope can still carry the wrong result (results.py).
-                problem = check_result(spec, Binding.JSONRPC, event.json.get("result"))
-                if problem:
-                    error = ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem)
-            if error is not None:
-                yield error
+            return None  # a well-formed result for our request: the usual case, quickly
+        outcome = classify_response(value, request_id)
+        if isinstance(outcome, RpcError):
+            return outcome.as_error(clock.now())
+        if item.sse_event == "error":
+            return event_error(item, clock)
+        if isinstance(outcome, RpcMalformed):
+            return ExchangeError(
+                clock.now(),
+                ErrorKind.PROTOCOL,
+                f"Event #{item.seq} is not a valid JSON-RPC response: {outcome.reason}",
+            )
+        return None
 
 
 def judge_body(
@@ -138,8 +169,3 @@ def judge_body(
             clock.now(), ErrorKind.PROTOCOL, f"Not a valid JSON-RPC response: {outcome.reason}"
         )
     return None
-
-
-def version_header(headers: Headers) -> str | None:
-    """The ``A2A-Version`` a call carries, if any."""
-    return header_value(headers, A2A_VERSION_HEADER)

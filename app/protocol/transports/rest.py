@@ -1,4 +1,4 @@
-"""The HTTP+JSON (REST) binding, protocol 1.0 and 0.3 (A2A spec §11, PROTOCOL.md §3).
+"""The HTTP+JSON (REST) binding, protocol 1.0 and 0.3 (A2A spec §11, docs/PROTOCOL.md §3).
 
 The editor holds the method's request object (ProtoJSON, no JSON-RPC envelope). Verb, path,
 query and body come from the official descriptors' ``google.api.http`` rules
@@ -9,6 +9,8 @@ and a tenant is a leading path segment. The paths are joined onto the interface 
 Errors: ``{"error": {code, status, message, details}}`` bodies (1.0, and the 1.3.0 SDK's
 0.3 compat routes) and 0.3 ``{"message": …}`` bodies become ``rpc`` errors with the HTTP
 status as code; plain-text or HTML error pages are shown as text with their status.
+The sending itself is :mod:`app.protocol.transports.http_exchange`; this module builds the
+call and judges answers (:class:`RestJudge`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from urllib.parse import quote, urlencode
 
 import httpx
 
-from app.protocol.catalog import MethodSpec, find_method
+from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
-from app.protocol.errors import UsageError, describe_details
+from app.protocol.errors import UsageError, describe_details, jsonrpc_error_name
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -31,24 +33,27 @@ from app.protocol.events import (
     Headers,
     ResponseBody,
     ResponseHead,
+    StreamItem,
 )
-from app.protocol.http import HttpCall, send_unary
+from app.protocol.http import HttpCall
 from app.protocol.http import http_error as plain_http_error
-from app.protocol.request import A2ARequest, parse_body
+from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.rest_route import RestRoute, build_route
 from app.protocol.results import allows_empty_body, check_result
+from app.protocol.transports import http_exchange
 from app.protocol.transports.jsonrpc import merge_headers
-from app.protocol.transports.sse_http import send_streaming
+from app.protocol.transports.sse_http import event_error, not_a_stream
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 
 
-def method_spec(request: A2ARequest) -> MethodSpec:
+def method_spec(request: A2ARequest | PreparedCall) -> MethodSpec:
     """The catalog entry of ``request.method`` that has a REST/gRPC form.
 
     Raises:
         UsageError: unknown method, or a JSON-RPC-only legacy name.
     """
-    spec = find_method(request.version, request.method)
+    prepared = prepare(request)
+    spec, request = prepared.spec, prepared.request
     if spec is None:
         raise UsageError(
             f"{request.method!r} is not a {request.version.value} method; the "
@@ -78,7 +83,7 @@ def default_headers(request: A2ARequest, *, streaming: bool, has_body: bool) -> 
     """Headers a REST send carries before the user's own (which override them).
 
     ``application/json`` is what both SDK clients send and every server accepts
-    (PEERS.md 5); ``A2A-Version: 1.0`` on 1.0 sends only (PEERS.md 1).
+    (docs/PEERS.md); ``A2A-Version: 1.0`` on 1.0 sends only (docs/PEERS.md).
     """
     headers: list[tuple[str, str]] = []
     if has_body:
@@ -115,7 +120,7 @@ def join_url(base: str, path: str, query: Headers) -> str:
     return str(url.copy_with(raw_path=raw_path))
 
 
-def build_call(request: A2ARequest) -> tuple[MethodSpec, HttpCall]:
+def build_call(request: A2ARequest | PreparedCall) -> tuple[MethodSpec, HttpCall]:
     """The HTTP call for ``request``: route from the descriptors, headers, body bytes.
 
     When the body is the editor's object unchanged (``SendMessage``), the editor text is
@@ -125,7 +130,8 @@ def build_call(request: A2ARequest) -> tuple[MethodSpec, HttpCall]:
         UsageError: see :func:`method_spec`, :func:`request_object`,
             :func:`app.protocol.rest_route.build_route`, :func:`join_url`.
     """
-    spec = method_spec(request)
+    prepared = prepare(request)
+    spec, request = method_spec(prepared), prepared.request
     obj = request_object(request)
     route: RestRoute = build_route(
         spec, obj, tenant=request.tenant, subscribe_verb=request.rest_subscribe_verb
@@ -144,41 +150,48 @@ def build_call(request: A2ARequest) -> tuple[MethodSpec, HttpCall]:
     return spec, HttpCall(route.verb, url, headers, content, request.method)
 
 
-async def exchange(
-    request: A2ARequest, client: httpx.AsyncClient, clock: Clock
+def exchange(
+    request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[ExchangeEvent, None]:
     """Send one REST request; yield its events (without the final ExchangeEnd).
 
-    Streaming methods go to :func:`app.protocol.transports.sse_http.send_streaming`
-    (bare ``StreamResponse`` frames, no JSON-RPC envelope).
+    Streams are bare ``StreamResponse`` frames, no JSON-RPC envelope.
 
     Raises:
         UsageError: the request cannot be built (nothing was sent).
     """
-    spec, call = build_call(request)
-    if spec.streaming:
-        async for event in send_streaming(
-            client,
-            call,
-            clock,
-            timeout=request.timeout,
-            max_bytes=request.max_response_bytes,
-            request_id=None,
-            jsonrpc=False,
-        ):
-            yield event
-        return
-    head: ResponseHead | None = None
-    async for event in send_unary(
-        client, call, clock, timeout=request.timeout, max_bytes=request.max_response_bytes
-    ):
-        yield event
-        if isinstance(event, ResponseHead):
-            head = event
-        elif isinstance(event, ResponseBody) and head is not None:
-            error = judge_body(spec, head, event, clock)
-            if error is not None:
-                yield error
+    prepared = prepare(request)
+    spec, call = build_call(prepared)
+    return http_exchange.exchange(prepared, call, RestJudge(spec), client, clock)
+
+
+class RestJudge:
+    """What a REST answer carries (:class:`app.protocol.transports.http_exchange.Judge`)."""
+
+    __slots__ = ("_spec",)
+
+    def __init__(self, spec: MethodSpec | None) -> None:
+        self._spec = spec
+
+    def body(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
+        if self._spec is None:
+            return http_error(head, body, clock) if not 200 <= head.status < 300 else None
+        return judge_body(self._spec, head, body, clock)
+
+    def plain(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
+        error = error_object(body.json, clock, head.status) if body.json is not NOT_JSON else None
+        if error is not None:
+            return error
+        if not 200 <= head.status < 300:
+            return plain_http_error(head, body, clock)
+        return not_a_stream(body, clock)
+
+    def item(self, item: StreamItem, clock: Clock) -> ExchangeError | None:
+        """An ``{"error": …}`` object → ``rpc``; ``event: error`` → ``rpc``."""
+        error = error_object(item.json, clock)
+        if error is None and item.sse_event == "error":
+            return event_error(item, clock)
+        return error
 
 
 def judge_body(
@@ -237,3 +250,29 @@ def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> Exchange
             value,
         )
     return plain_http_error(head, body, clock)
+
+
+def error_object(value: Any, clock: Clock, status: int | None = None) -> ExchangeError | None:
+    """The error in a REST ``{"error": {code, status, message, details}}`` object (§3.2)
+    that stands where a stream was due (an SSE item, a plain body of a streaming call).
+
+    Unlike :func:`http_error` its code is the object's own ``code`` (``status`` only when it
+    has none): a stream item has no HTTP status of its own.
+    """
+    if not isinstance(value, dict) or not isinstance(value.get("error"), dict):
+        return None
+    error = value["error"]
+    code = error.get("code")
+    if isinstance(code, bool) or not isinstance(code, int):
+        code = status
+    name = str(error.get("status") or "") or jsonrpc_error_name(code)
+    details = error.get("details")
+    return ExchangeError(
+        clock.now(),
+        ErrorKind.RPC,
+        str(error.get("message") or "(no message)"),
+        code,
+        name,
+        details,
+        describe_details(details) if details is not None else (),
+    )

@@ -1,0 +1,121 @@
+"""What a task's event stream has said so far: ids, state, connections, lint, ending.
+
+Qt-free and fed item by item, so the GUI timeline and the CLI draw the same conclusions
+from the same stream: :meth:`StreamSession.feed` for each :class:`StreamItem`,
+:meth:`StreamSession.end` when the connection's exchange ends. A resubscription is a new
+connection of the same session (:meth:`StreamSession.begin_connection`): ids and state
+carry over, the lifecycle lint (:mod:`app.protocol.lifecycle`) starts afresh.
+"""
+
+from __future__ import annotations
+
+from app.protocol.events import (
+    NOT_JSON,
+    ErrorKind,
+    ExchangeError,
+    Outcome,
+    ResponseBody,
+    StreamItem,
+)
+from app.protocol.lifecycle import Finding, StreamEnding, StreamLinter
+from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_item, classify_json
+from app.protocol.types import ProtocolVersion
+
+_ERROR_OUTCOMES = (Outcome.RPC_ERROR, Outcome.PROTOCOL_ERROR, Outcome.USAGE_ERROR)
+
+
+class StreamSession:
+    """The state of one stream view (a timeline, a CLI run), across its connections.
+
+    Attributes:
+        version: the protocol version the stream speaks.
+        task_id, context_id: the first ids the stream carried (empty until seen).
+        state: the last task state reported (None until one is).
+        connection: 1 for the first connection, 2 after a resubscription, … (0 before).
+        running: a connection is open.
+        ending: how the last connection ended (None while running or before).
+        event_count: stream items received, over all connections.
+    """
+
+    __slots__ = (
+        "_linter",
+        "_transport_error",
+        "connection",
+        "context_id",
+        "ending",
+        "event_count",
+        "running",
+        "state",
+        "task_id",
+        "version",
+    )
+
+    def __init__(self, version: ProtocolVersion = ProtocolVersion.V1_0) -> None:
+        self.version = version
+        self.task_id = ""
+        self.context_id = ""
+        self.state: TaskState | None = None
+        self.connection = 0
+        self.running = False
+        self.ending: StreamEnding | None = None
+        self.event_count = 0
+        self._linter = StreamLinter(version)
+        self._transport_error = False
+
+    def begin_connection(self) -> int:
+        """A connection opens (the first, or a resubscription); returns its number."""
+        self.connection += 1
+        self._linter = StreamLinter(self.version)
+        self._transport_error = False
+        self.running = True
+        self.ending = None
+        return self.connection
+
+    def feed(self, item: StreamItem) -> tuple[ItemInfo, list[Finding]]:
+        """One stream item: what it says and the lint findings for it (often none)."""
+        # Runs for every event of a fast stream (on the GUI thread in the app): kept lean.
+        info = classify_item(item)
+        findings = self._linter.feed(info)
+        if info.task_id and not self.task_id:
+            self.task_id = info.task_id
+        if info.context_id and not self.context_id:
+            self.context_id = info.context_id
+        state = info.state
+        if state is not None and state is not self.state and state is not TaskState.UNSPECIFIED:
+            self.state = state
+        self.event_count += 1
+        return info, findings
+
+    def note_body(self, body: ResponseBody) -> ItemInfo | None:
+        """A plain body (an error instead of a stream, a side exchange's result), classified
+        like a stream item; its ids and state are noted unless it is an error. None when the
+        body is not JSON."""
+        if body.json is NOT_JSON:
+            return None
+        info = classify_json(body.json)
+        if info.kind is not ItemKind.ERROR:
+            if info.task_id and not self.task_id:
+                self.task_id = info.task_id
+            if info.context_id and not self.context_id:
+                self.context_id = info.context_id
+            if info.state is not None and info.state is not TaskState.UNSPECIFIED:
+                self.state = info.state
+        return info
+
+    def note_error(self, error: ExchangeError) -> None:
+        """An error of the exchange: a transport error decides how the stream ended."""
+        if error.kind is ErrorKind.TRANSPORT:
+            self._transport_error = True
+
+    def end(self, outcome: Outcome) -> tuple[StreamEnding, list[Finding]]:
+        """The connection's exchange ended with ``outcome``: how the stream ended, and the
+        lint findings for its end."""
+        self.running = False
+        ending = self._linter.ending(
+            stopped=outcome is Outcome.CANCELLED,
+            transport_error=self._transport_error or outcome is Outcome.TRANSPORT_ERROR,
+        )
+        if outcome in _ERROR_OUTCOMES and ending is StreamEnding.CLOSED:
+            ending = StreamEnding.ERROR
+        self.ending = ending
+        return ending, self._linter.finish(ending)
