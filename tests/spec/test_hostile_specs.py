@@ -17,10 +17,11 @@ from typing import Any, ClassVar
 import pytest
 import yaml
 
+from app.resources import example_spec
 from app.spec import document, parse
 from app.spec.document import SpecDocument, SpecError, load, loads, validate_operation
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "resources/examples/demo-agent.a2a.yaml"
+EXAMPLE = example_spec()
 FIRST = "paths./a2a/send-message-1-0-json-rpc.post"
 
 

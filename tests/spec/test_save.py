@@ -12,13 +12,14 @@ from openapi_spec_validator import validate
 from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
+from app.resources import example_spec
 from app.spec import save
 from app.spec.document import SpecDocument, load
 from app.spec.save import for_target, same_file, save_request, save_target
 from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedAuth, SavedRequest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "resources/examples/demo-agent.a2a.yaml"
+EXAMPLE = example_spec()
 
 
 class MemoryStore(SecretStore):
