@@ -160,9 +160,19 @@ def apply_auth(request: A2ARequest, auth: AuthConfig, extensions: Sequence[str] 
                 break
         else:
             headers.append(("Cookie", pair))
+    # The exchange masks these names in every event it emits (RequestSent.masked), so no
+    # consumer has to know which auth produced them.
     return dataclasses.replace(
-        request, headers=tuple(headers), query=request.query + auth_query(auth)
+        request,
+        headers=tuple(headers),
+        query=request.query + auth_query(auth),
+        secret_headers=_union(request.secret_headers, secret_header_names(auth)),
+        secret_query=_union(request.secret_query, secret_query_names(auth)),
     )
+
+
+def _union(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    return old + tuple(n for n in new if n not in old)
 
 
 def secret_header_names(auth: AuthConfig) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 if TYPE_CHECKING:
-    from app.protocol.events import RequestSent
+    pass
 
 # The event seam's header pairs (app.protocol.events.Headers), spelled out: the events
 # module imports this one to offer its masked view.
@@ -107,11 +107,3 @@ def redact(text: str, secrets: Iterable[str]) -> str:
         if escaped != secret:
             text = text.replace(escaped, MASK)
     return text
-
-
-def mask_request_sent(
-    event: RequestSent, header_names: Iterable[str] = (), query_names: Iterable[str] = ()
-) -> RequestSent:
-    """``event`` for display: sensitive header values and secret query values masked
-    (:meth:`app.protocol.events.RequestSent.masked`)."""
-    return event.masked(header_names, query_names)

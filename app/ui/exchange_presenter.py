@@ -21,7 +21,6 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.request import A2ARequest
-from app.protocol.secrets import mask_request_sent
 from app.ui.formatting import body_pretty
 from app.ui.incremental import fill_view, pretty_pieces
 from app.ui.request_controller import RequestController
@@ -36,7 +35,7 @@ class ExchangePresenter(QObject):
     """Listens to a :class:`RequestController` and shows what it emits.
 
     ``note_task`` is told the task and context ids a stream ended with.
-    ``secret_names`` (header names, query names) are masked in the request shown.
+    The request is shown masked: the exchange registered its credential names on it.
     """
 
     def __init__(
@@ -51,7 +50,6 @@ class ExchangePresenter(QObject):
         self._view = view
         self._timeline = timeline
         self._note_task = note_task
-        self.secret_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self.side_label = ""
         self._timeline_on = False
         self._last_row: int | None = None  # the timeline row of the item just received
@@ -73,7 +71,7 @@ class ExchangePresenter(QObject):
                 self._last_row = timeline.add_item(event)
             return
         if isinstance(event, RequestSent):
-            view.show_request(mask_request_sent(event, *self.secret_names))
+            view.show_request(event)
         elif isinstance(event, ResponseHead):
             view.show_head(event)
         elif isinstance(event, ResponseBody):

@@ -13,10 +13,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.auth import (
-    secret_header_names,
-    secret_query_names,
-)
 from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.catalog import MethodRole, MethodSpec, TemplateContext, find_method, methods_for
 from app.protocol.errors import UsageError
@@ -348,8 +344,6 @@ class RequestTab(RequestForm):
             self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
             self.response_view.show_end(ExchangeEnd(0.0, Outcome.USAGE_ERROR))
             return
-        auth = self.auth_panel.config()
-        self.presenter.secret_names = (secret_header_names(auth), secret_query_names(auth))
         self._set_busy(True)
         if is_streaming(request.version, request.method):
             self.timeline.clear(request.version)

@@ -24,7 +24,7 @@ from app.protocol.catalog import TemplateContext, default_method
 from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.secrets import mask_request_sent, mask_url_query
+from app.protocol.secrets import mask_url_query
 from app.protocol.types import Binding, ProtocolVersion
 
 REPO = Path(__file__).resolve().parents[2]
@@ -162,7 +162,7 @@ def test_masking_a_sent_request() -> None:
         b"{}",
         "SendMessage",
     )
-    masked = mask_request_sent(event, ["my-key"], ["key"])
+    masked = event.masked(["my-key"], ["key"])
     assert masked.url == "http://h/p?a=1&key=****"
     assert masked.headers == (
         ("Authorization", "Bearer ****"),
