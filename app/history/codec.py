@@ -14,7 +14,7 @@ texts), so no secret is ever stored in clear.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -87,6 +87,10 @@ class Masker:
         self._secrets = tuple(sorted((v for v in variants if len(v) >= 4), key=len, reverse=True))
         self._secret_bytes = tuple(v.encode("utf-8", "surrogatepass") for v in self._secrets)
 
+    @property
+    def has_secrets(self) -> bool:
+        return bool(self._secret_bytes)
+
     def text(self, text: str) -> str:
         return redact(text, self._secrets) if self._secrets else text
 
@@ -115,18 +119,34 @@ def _pairs(headers: Headers) -> list[list[str]]:
     return [list(pair) for pair in headers]
 
 
+def pack_items(items: list[StreamItem], mask: Masker) -> Row:
+    """Consecutive stream items as one row, credentials masked: kind ``items``, ``meta`` a
+    list of ``[seq, t, size, parsed, json_error, sse_event, sse_id]`` (the last three only
+    when set), ``payload`` the raw frames joined.
+
+    One row per batch rather than per item: the database releases and retakes the GIL on
+    every row, and a stream's thread would wait for it each time.
+    """
+    metas: list[list[Any]] = []
+    raws: list[bytes] = []
+    for item in items:
+        raw = mask.data(item.raw) if mask.has_secrets else item.raw
+        raws.append(raw)
+        entry: list[Any] = [item.seq, item.t, len(raw), item.json is not NOT_JSON]
+        if item.json_error or item.sse_event or item.sse_id:
+            entry += [mask.text(item.json_error), item.sse_event, mask.text(item.sse_id)]
+        metas.append(entry)
+    return "items", items[0].t, _dumps_list(metas), b"".join(raws)
+
+
+def _dumps_list(value: list[Any]) -> str:
+    return orjson.dumps(value).decode()
+
+
 def encode(event: ExchangeEvent, mask: Masker) -> Row:
-    """The stored row for ``event``, credentials masked."""
+    """The stored row for ``event`` (not a stream item: see :func:`pack_items`), masked."""
+    meta: dict[str, Any]
     match event:
-        case StreamItem():  # first: a stream has thousands of these
-            meta: dict[str, Any] = {"seq": event.seq, "json": event.json is not NOT_JSON}
-            if event.json_error:
-                meta["json_error"] = mask.text(event.json_error)
-            if event.sse_event:
-                meta["sse_event"] = event.sse_event
-            if event.sse_id:
-                meta["sse_id"] = mask.text(event.sse_id)
-            return "item", event.t, _dumps(meta), mask.data(event.raw)
         case RequestSent():
             mask.learn(event.headers, (), event.url)
             meta = {"method": event.method, "url": mask.url(event.url),
@@ -161,15 +181,29 @@ def _headers(pairs: list[list[str]]) -> Headers:
     return tuple((str(n), str(v)) for n, v in pairs)
 
 
-def decode(kind: str, t: float, meta_text: str, payload: bytes, *, grpc: bool) -> ExchangeEvent:
-    """The event a stored row holds (``grpc``: stream items are protobuf JSON, not SSE)."""
+def decode(
+    kind: str, t: float, meta_text: str, payload: bytes, *, grpc: bool
+) -> list[ExchangeEvent]:
+    """The events a stored row holds (``grpc``: stream items are protobuf JSON, not SSE)."""
     meta = json.loads(meta_text)
-    if kind == "item":
-        value, error = NOT_JSON, str(meta.get("json_error", ""))
-        if meta["json"]:
-            value, error = parse_json(payload if grpc else _sse_data(payload))
-        return StreamItem(t, meta["seq"], payload, value, error, meta.get("sse_event", ""),
-                          meta.get("sse_id", ""))  # fmt: skip
+    if kind == "items":
+        return list(_unpack_items(meta, payload, grpc))
+    return [_decode_one(kind, t, meta, payload)]
+
+
+def _unpack_items(metas: list[list[Any]], payload: bytes, grpc: bool) -> Iterator[StreamItem]:
+    offset = 0
+    for seq, t, size, parsed, *extra in metas:
+        raw = payload[offset : offset + size]
+        offset += size
+        json_error, sse_event, sse_id = extra or ("", "", "")
+        value: Any = NOT_JSON
+        if parsed:
+            value, json_error = parse_json(raw if grpc else _sse_data(raw))
+        yield StreamItem(t, seq, raw, value, json_error, sse_event, sse_id)
+
+
+def _decode_one(kind: str, t: float, meta: dict[str, Any], payload: bytes) -> ExchangeEvent:
     if kind == "request":
         return RequestSent(t, meta["method"], meta["url"], _headers(meta["headers"]), payload,
                            meta["rpc_method"])  # fmt: skip

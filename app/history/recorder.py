@@ -3,7 +3,7 @@
 :meth:`Recorder.feed` only puts the event on a queue, so recording costs the sender (the
 GUI thread, the CLI's event loop) next to nothing, however fast a stream runs. The
 :class:`Writer` thread masks and encodes the events (:mod:`app.history.codec`) and commits
-every :data:`BATCH_EVENTS` events or :data:`BATCH_SECONDS`, whichever comes first. Nothing
+every :data:`BATCH_EVENTS` events or every :data:`BATCH_SECONDS`, whichever comes first. Nothing
 is dropped: the queue is unbounded, and :meth:`Writer.flush` waits until all that was fed
 before it is committed.
 """
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.history import retention
-from app.history.codec import Masker, encode
+from app.history.codec import Masker, encode, pack_items
 from app.history.schema import connect
 from app.protocol.events import (
     ExchangeEnd,
@@ -60,6 +60,8 @@ class Recorder:
         self.id: int | None = None
         self.n = 0
         self.ended = False
+        self.pack: list[StreamItem] = []
+        """Stream items waiting to be stored as one row."""
         self.columns: dict[str, Any] = {
             "started_at": time.time(),
             "source": source,
@@ -135,6 +137,7 @@ class Writer:
         self._policy = policy
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._active: dict[int, Recorder] = {}
+        self._urgent = threading.Event()  # a flush or stop is waiting
         self.problems: list[str] = []
         """What went wrong while writing (shown to the user); appended by the thread."""
         self.lost = 0
@@ -151,12 +154,14 @@ class Writer:
             return False
         done = threading.Event()
         self._queue.put((_FLUSH, done))
+        self._urgent.set()
         return done.wait(timeout)
 
     def close(self, timeout: float = 30.0) -> None:
         """Store what is queued, then stop the thread."""
         if self._thread.is_alive():
             self._queue.put((_STOP, None))
+            self._urgent.set()
             self._thread.join(timeout)
 
     def _loop(self) -> None:
@@ -169,14 +174,14 @@ class Writer:
             while True:
                 batch = [self._queue.get()]
                 deadline = time.monotonic() + BATCH_SECONDS
-                while len(batch) < BATCH_EVENTS and not isinstance(batch[-1][0], str):
+                while not self._drain(batch):
+                    # Sleep rather than wait on the queue: a thread woken by every put would
+                    # take the GIL from the stream thousands of times a second.
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         break
-                    try:
-                        batch.append(self._queue.get(timeout=remaining))
-                    except queue.Empty:
-                        break
+                    if self._urgent.wait(remaining):
+                        self._urgent.clear()
                 events = [m for m in batch if not isinstance(m[0], str)]
                 if events:
                     self._write(db, events)
@@ -188,6 +193,29 @@ class Writer:
         finally:
             if db is not None:
                 db.close()
+
+    def _pack_row(self, rec: Recorder, rows: list[tuple[int, int, str, float, str, bytes]]) -> None:
+        """Add the row of ``rec``'s waiting stream items to ``rows``."""
+        if not rec.pack or rec.id is None:
+            return
+        try:
+            kind, t, meta, payload = pack_items(rec.pack, rec.mask)
+        except Exception:
+            log.exception("cannot record %d stream items", len(rec.pack))
+            self.lost += len(rec.pack)
+        else:
+            rec.n += 1
+            rows.append((rec.id, rec.n, kind, t, meta, payload))
+        rec.pack = []
+
+    def _drain(self, batch: list[Any]) -> bool:
+        """Move what is queued into ``batch``; True when it is due (full, or a flush/stop)."""
+        while len(batch) < BATCH_EVENTS and not isinstance(batch[-1][0], str):
+            try:
+                batch.append(self._queue.get_nowait())
+            except queue.Empty:
+                return False
+        return True
 
     def _write(self, db: sqlite3.Connection | None, batch: list[tuple[Recorder, Any]]) -> None:
         if db is None:
@@ -216,6 +244,12 @@ class Writer:
                 if rec.id is None:
                     self.lost += 1
                     continue
+                if isinstance(event, StreamItem):
+                    rec.pack.append(event)
+                    rec.account(event, len(event.raw), "")
+                    touched[rec.id] = rec
+                    continue
+                self._pack_row(rec, rows)
                 try:
                     kind, t, meta, payload = encode(event, rec.mask)
                 except Exception:
@@ -227,6 +261,8 @@ class Writer:
                 rec.account(event, len(payload), meta)
                 touched[rec.id] = rec
             ended_ids: list[int] = []
+            for rec in touched.values():
+                self._pack_row(rec, rows)
             db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", rows)
             for rec in touched.values():
                 db.execute(
@@ -245,8 +281,8 @@ class Writer:
             log.warning("history batch not stored: %s", exc)
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            self.lost += len(rows)
-            self.problems.append(f"History could not store {len(rows)} events: {exc}")
+            self.lost += len(batch)
+            self.problems.append(f"History could not store {len(batch)} events: {exc}")
             for rec in began:
                 rec.id = None
             ended = False

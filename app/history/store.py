@@ -272,7 +272,7 @@ class HistoryStore:
                 (exchange_id,),
             ).fetchall()
         for kind, t, meta, payload in rows:
-            yield decode(kind, t, meta, payload, grpc=grpc)
+            yield from decode(kind, t, meta, payload, grpc=grpc)
 
     def distinct(self, column: str) -> list[str]:
         """The values of ``endpoint``, ``rpc_method`` or ``outcome`` present (filter menus)."""
