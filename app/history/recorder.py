@@ -36,7 +36,7 @@ from app.protocol.request import A2ARequest
 log = logging.getLogger(__name__)
 
 BATCH_EVENTS = 1000
-BATCH_SECONDS = 0.1
+BATCH_SECONDS = 0.02
 
 
 class Recorder:
