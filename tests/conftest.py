@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import inspect
 import os
 from collections.abc import Callable, Generator, Iterator
@@ -45,6 +46,11 @@ def _no_leaked_timers(request: pytest.FixtureRequest) -> Iterator[None]:
     """
     before = leaks.active_timers()
     yield
+    if "qapp" in request.fixturenames:
+        # Collect the test's Qt garbage here, in the GUI thread. Left to chance, the collector
+        # runs in whatever thread allocates next, e.g. a later test's verification worker, and
+        # destroys the widgets there ("Timers cannot be stopped from another thread", crashes).
+        gc.collect()
     leaked = leaks.new_timers(before)
     if leaked and not _leaks_allowed(request.node):
         pytest.fail("Qt timers left running: " + "; ".join(leaked), pytrace=False)
