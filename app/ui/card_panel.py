@@ -16,7 +16,6 @@ tasks on the running (qasync) loop; ``fetchCardButton`` and ``extendedCardButton
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -51,6 +50,7 @@ from app.protocol.request import A2ARequest
 from app.ui.card_readout import CardReadout
 from app.ui.extended_card import extended_card_request
 from app.ui.signature_dialog import SignatureDialog
+from app.ui.tasks import OwnedTask
 
 FETCH_TIMEOUT_S = 10.0
 
@@ -114,8 +114,8 @@ class CardPanel(QWidget):
         self.cache = CardCache()
         self.timeout = FETCH_TIMEOUT_S
         self.max_bytes = DEFAULT_MAX_BYTES
-        self._task: asyncio.Task[None] | None = None
-        self._ext_task: asyncio.Task[None] | None = None
+        self._task = OwnedTask()
+        self._ext_task = OwnedTask()
         self._url_edited = False
         self._file_dialog: QFileDialog | None = None
         self.verify_dialog: SignatureDialog | None = None
@@ -247,12 +247,12 @@ class CardPanel(QWidget):
     @property
     def busy(self) -> bool:
         """True while a card fetch runs."""
-        return self._task is not None and not self._task.done()
+        return self._task.running
 
     @property
     def extended_busy(self) -> bool:
         """True while *Get extended card* runs."""
-        return self._ext_task is not None and not self._ext_task.done()
+        return self._ext_task.running
 
     def follow_endpoint(self, endpoint: str) -> None:
         """Prefill the card URL with the endpoint's origin unless the user typed one."""
@@ -285,21 +285,16 @@ class CardPanel(QWidget):
         self.location_button.hide()
         self._set_status("Fetching…", f"GET {card_url}", _IDLE)
         self._set_busy(True)
-        self._task = asyncio.get_event_loop().create_task(self._fetch(text, version, validators))
+        self._task.start(self._fetch(text, version, validators))
 
     def cancel(self) -> None:
         """Stop the running card fetch."""
-        if self.busy:
-            assert self._task is not None
-            self._task.cancel()
+        self._task.cancel()
 
     async def shutdown(self) -> None:
         """Cancel and await the panel's tasks (before the tab or the app closes)."""
-        for task in (self._task, self._ext_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self._task.shutdown()
+        await self._ext_task.shutdown()
         if self.verify_dialog is not None:
             self.verify_dialog.close()
 
@@ -511,7 +506,6 @@ class CardPanel(QWidget):
     def get_extended_card(self) -> None:
         """Call the tab's extended-card method and diff the answer; cancels a running call."""
         if self.extended_busy:
-            assert self._ext_task is not None
             self._ext_task.cancel()
             return
         if self._request_provider is None:
@@ -524,7 +518,7 @@ class CardPanel(QWidget):
         self.sections.setCurrentIndex(self.readout.extended_index)
         self.extended_view.start(request)
         self.extended_button.setText("Cancel")
-        self._ext_task = asyncio.get_event_loop().create_task(self._run_extended(request))
+        self._ext_task.start(self._run_extended(request))
 
     async def _run_extended(self, request: A2ARequest) -> None:
         view = self.extended_view

@@ -24,18 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.card.diff import diff_public_extended, diff_summary
-from app.protocol.catalog import TemplateContext, find_method
+from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.events import NOT_JSON, ExchangeError, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.types import Binding
 from app.ui.card_models import DiffModel
 from app.ui.widgets import CodeView
-
-EXTENDED_CARD_METHOD = {
-    ProtocolVersion.V1_0: "GetExtendedAgentCard",
-    ProtocolVersion.V0_3: "agent/getAuthenticatedExtendedCard",
-}
-"""The authenticated extended-card method of each protocol version (docs/PROTOCOL.md)."""
 
 
 def extended_card_request(request: A2ARequest) -> A2ARequest:
@@ -44,12 +38,12 @@ def extended_card_request(request: A2ARequest) -> A2ARequest:
     Raises:
         ValueError: the catalog has no extended-card method for the request's version.
     """
-    name = EXTENDED_CARD_METHOD[request.version]
-    spec = find_method(request.version, name)
-    if spec is None:
-        raise ValueError(f"no {name} in the {request.version.value} catalog")
+    try:
+        spec = method_for_role(request.version, MethodRole.EXTENDED_CARD)
+    except LookupError as exc:
+        raise ValueError(str(exc)) from exc
     body = render_body(spec, request.binding, TemplateContext(tenant=request.tenant))
-    return replace(request, method=name, body=body)
+    return replace(request, method=spec.name, body=body)
 
 
 def card_from_body(binding: Binding, value: Any) -> tuple[Any, str]:
