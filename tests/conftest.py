@@ -20,7 +20,7 @@ from tests.helpers import leaks
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
-pytest_plugins = ["tests.peers.fixtures", "tests.peers.js_fixtures"]
+pytest_plugins = ["tests.gui_gc", "tests.peers.fixtures", "tests.peers.js_fixtures"]
 
 
 LEAKS_ALLOWED = "leaks_allowed"

@@ -25,6 +25,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from app.ui.demo_process import DemoAgentProcess
+from app.ui.gui_gc import GuiThreadCollector
 from app.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
@@ -130,6 +131,9 @@ def run_gui(argv: list[str]) -> int:
     app.setApplicationName("A2A Workbench")
     app.setOrganizationName("A2A Workbench")
     app.setQuitOnLastWindowClosed(False)
+    # Cycles holding Qt objects must never be collected in a worker thread (a crash);
+    # the app owns the collector for its whole life.
+    GuiThreadCollector(parent=app)
 
     window = MainWindow(deferred=True)
     demo: DemoAgentProcess | None = None
