@@ -31,7 +31,7 @@ def _isolated_dirs(
 
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync event loop on pytest-qt's QApplication (STYLE.md §5, pytest-qt with qasync).
+    """A qasync event loop on pytest-qt's QApplication (docs/ARCHITECTURE.md §7.5).
 
     Errors in background tasks fail the test; tasks still pending at the end are cancelled.
     """

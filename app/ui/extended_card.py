@@ -35,7 +35,7 @@ EXTENDED_CARD_METHOD = {
     ProtocolVersion.V1_0: "GetExtendedAgentCard",
     ProtocolVersion.V0_3: "agent/getAuthenticatedExtendedCard",
 }
-"""The authenticated extended-card method of each protocol version (docs/PROTOCOL.md)."""
+"""The authenticated extended-card method of each protocol version (docs/PROTOCOL.md §2.3.1)."""
 
 
 def extended_card_request(request: A2ARequest) -> A2ARequest:
