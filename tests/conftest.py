@@ -6,16 +6,81 @@ GUI tests run offscreen; every test gets its own config and data directories.
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
+import inspect
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import pytest
+
+from tests.helpers import leaks
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
 pytest_plugins = ["tests.peers.fixtures", "tests.peers.js_fixtures"]
+
+
+LEAKS_ALLOWED = "leaks_allowed"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{LEAKS_ALLOWED}(reason): the test may leave tasks or timers running (name the owner)",
+    )
+
+
+def _leaks_allowed(item: pytest.Item) -> bool:
+    return item.get_closest_marker(LEAKS_ALLOWED) is not None
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_timers(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails a test that leaves a Qt timer running once its fixtures are torn down.
+
+    Defined first among the autouse fixtures, so it is torn down last: after the main window
+    has shut down and closed. Timers already running before the test are not its doing.
+    """
+    before = leaks.active_timers()
+    yield
+    if "qapp" in request.fixturenames:
+        # Collect the test's Qt garbage here, in the GUI thread. Left to chance, the collector
+        # runs in whatever thread allocates next, e.g. a later test's verification worker, and
+        # destroys the widgets there ("Timers cannot be stopped from another thread", crashes).
+        gc.collect()
+    leaked = leaks.new_timers(before)
+    if leaked and not _leaks_allowed(request.node):
+        pytest.fail("Qt timers left running: " + "; ".join(leaked), pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """An ``async def`` test fails if tasks it started are still pending when it returns.
+
+    The check runs inside the test's own loop, after a short grace period; tasks that async
+    fixtures started before the test (servers, clients) are theirs, not the test's.
+    """
+    func = getattr(item, "obj", None)
+    if not isinstance(item, pytest.Function) or not inspect.iscoroutinefunction(func):
+        return (yield)
+
+    @functools.wraps(func)
+    async def checked(*args: Any, **kwargs: Any) -> Any:
+        before = asyncio.all_tasks()
+        result = await func(*args, **kwargs)
+        leaked = await leaks.settle(before)
+        if leaked and not _leaks_allowed(item):
+            pytest.fail("asyncio tasks left running: " + "; ".join(leaked), pytrace=False)
+        return result
+
+    item.obj = checked
+    try:
+        return (yield)
+    finally:
+        item.obj = func
 
 
 @pytest.fixture(autouse=True)
@@ -30,10 +95,12 @@ def _isolated_dirs(
 
 
 @pytest.fixture
-def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync event loop on pytest-qt's QApplication (docs/ARCHITECTURE.md §7.5).
 
-    Errors in background tasks fail the test; tasks still pending at the end are cancelled.
+    Errors in background tasks fail the test, and so do tasks still pending at the end (after a
+    short grace period; the ``window`` fixture has shut its exchanges down by then). They are
+    cancelled either way.
     """
     import qasync
 
@@ -41,9 +108,12 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     asyncio.set_event_loop(loop)
     errors: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    leaked: list[str] = []
     try:
         yield loop
     finally:
+        if not loop.is_closed():
+            leaked = leaks.settle_loop(loop)
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for task in pending:
             task.cancel()
@@ -52,6 +122,8 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
         asyncio.set_event_loop(None)
         loop.close()
     assert not errors, f"background task errors: {errors}"
+    if leaked and not _leaks_allowed(request.node):
+        pytest.fail("asyncio tasks left running: " + "; ".join(leaked), pytrace=False)
 
 
 @pytest.fixture

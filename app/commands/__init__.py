@@ -27,6 +27,12 @@ def _run(argv: list[str]) -> int:
     return main(argv)
 
 
+def _history(argv: list[str]) -> int:
+    from app.commands.history import main
+
+    return main(argv)
+
+
 def _verify(argv: list[str]) -> int:
     from app.commands.verify import main
 
@@ -35,6 +41,7 @@ def _verify(argv: list[str]) -> int:
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "demo-agent": _demo_agent,
+    "history": _history,
     "run": _run,
     "send": _send,
     "verify": _verify,

@@ -1,7 +1,7 @@
 """``a2a-workbench run``: send the requests saved in an OpenAPI 3.2 document.
 
     a2a-workbench run SPEC [--operation ID]... [--var NAME=VALUE]... [--output jsonl|pretty]
-        [--reveal-secrets]
+        [--reveal-secrets] [--no-history]
 
 Operations are sent one after another in file order, or in the order of ``--operation``.
 ``{{variables}}`` resolve from ``--var``, then ``A2A_WB_<NAME>``, then the OS keyring.
@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from app.commands.history import recorded
 from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, pretty
 from app.protocol import exchange
 from app.protocol.errors import UsageError
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
     )
+    p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     return p
 
 
@@ -94,6 +96,7 @@ async def run_operations(
     *,
     out: TextIO = sys.stdout,
     reveal_secrets: bool = False,
+    history: bool = True,
 ) -> Outcome:
     """Send each operation and print its events; returns the most serious outcome."""
     worst = Outcome.OK
@@ -119,7 +122,14 @@ async def run_operations(
             secret_query=sendable.secret_query,
         )
         outcome = Outcome.TRANSPORT_ERROR
-        async for event in exchange.run(sendable.request):
+        async for event in recorded(
+            exchange.run(sendable.request),
+            sendable.request,
+            enabled=history,
+            secret_headers=sendable.secret_headers,
+            secret_query=sendable.secret_query,
+            operation=op_id,
+        ):
             for record in printer.records(event):
                 _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
             if isinstance(event, ExchangeEnd):
@@ -151,7 +161,13 @@ def main(argv: list[str]) -> int:
     resolver = Resolver(values)
     try:
         outcome = asyncio.run(
-            run_operations(operations, resolver, args.output, reveal_secrets=args.reveal_secrets)
+            run_operations(
+                operations,
+                resolver,
+                args.output,
+                reveal_secrets=args.reveal_secrets,
+                history=not args.no_history,
+            )
         )
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]

@@ -22,6 +22,7 @@ import os
 import sys
 from typing import NoReturn
 
+from app.commands.history import recorded
 from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer
 from app.protocol import exchange
 from app.protocol.auth import (
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--force", action="store_true", help="send a body even if its shape does not fit"
     )
+    p.add_argument("--no-history", action="store_true", help="do not record this exchange")
     return p
 
 
@@ -196,9 +198,16 @@ def _read_body(source: str) -> str:
         raise UsageExit(f"cannot read --body {source}: {exc}") from exc
 
 
-async def _run(request: A2ARequest, printer: Printer) -> Outcome:
+async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) -> Outcome:
     outcome = Outcome.TRANSPORT_ERROR
-    async for event in exchange.run(request):
+    auth = parse_auth(args)
+    async for event in recorded(
+        exchange.run(request),
+        request,
+        enabled=not args.no_history,
+        secret_headers=secret_header_names(auth),
+        secret_query=secret_query_names(auth),
+    ):
         printer.emit(event)
         if isinstance(event, ExchangeEnd):
             outcome = event.outcome
@@ -223,7 +232,7 @@ def main(argv: list[str]) -> int:
         secret_query=secret_query_names(auth),
     )
     try:
-        outcome = asyncio.run(_run(request, printer))
+        outcome = asyncio.run(_run(request, printer, args))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
     except BrokenPipeError:

@@ -285,7 +285,8 @@ class BearerAuthMiddleware:
         await response(scope, receive, send)
 
 
-class BearerAuthInterceptor(grpc.aio.ServerInterceptor):
+# grpcio ships no type stubs, so its base class is Any to mypy.
+class BearerAuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Rejects gRPC calls without ``authorization: Bearer <token>`` as UNAUTHENTICATED.
 
     Reflection stays open so tools can list services before they have a token.

@@ -42,10 +42,10 @@ def windows(qtbot: Any, qloop: Any) -> Iterator[Callable[[], MainWindow]]:
 
     yield make
     for win in made:
-        if not win.isVisible():
-            continue
-        qloop.run_until_complete(win.shutdown())
-        win.close_now()
+        if win.isVisible():
+            qloop.run_until_complete(win.shutdown())
+            win.close_now()
+        # Closed ones too: a closed window left alive keeps its status-bar timer running.
         win.deleteLater()
 
 

@@ -1,0 +1,223 @@
+"""``a2a-workbench history``: the recorded exchanges, and the hook that records ``send``/``run``.
+
+    a2a-workbench history list [--limit N] [--text T] [--method M] [--outcome O]
+        [--endpoint URL] [--output jsonl|pretty]
+    a2a-workbench history show ID [--output jsonl|pretty]
+    a2a-workbench history export [ID...] --format har|jsonl --out FILE|-
+
+``list`` prints one object per entry, newest first; ``show`` prints the entry's events as
+the same records ``send`` printed (credentials masked, as they are stored); ``export``
+writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings only) or
+as JSON lines of event records, each with ``"exchange": ID``.
+
+Exit statuses: 0 done, 2 the history cannot be opened, 3 usage error (unknown ID).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import json
+import sys
+from collections.abc import AsyncIterator, Iterable
+from contextlib import suppress
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from app.commands.output import EXIT_OK, EXIT_TRANSPORT, EXIT_USAGE, Printer, pretty
+from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
+from app.protocol.events import ExchangeEvent
+from app.protocol.request import A2ARequest
+
+# --- recording send / run ---------------------------------------------------------------
+
+_store: HistoryStore | None = None
+_unavailable = False
+
+
+def shared_store() -> HistoryStore | None:
+    """The process's history store, opened on first use (problems go to stderr once)."""
+    global _store, _unavailable
+    if _store is None and not _unavailable:
+        try:
+            _store = HistoryStore.open()
+        except HistoryUnavailable as exc:
+            _unavailable = True
+            print(f"warning: {exc}; this run is not recorded", file=sys.stderr)
+            return None
+        for notice in _store.notices:
+            print(f"warning: {notice}", file=sys.stderr)
+        atexit.register(_store.close)
+    return _store
+
+
+async def recorded(
+    events: AsyncIterator[ExchangeEvent],
+    request: A2ARequest,
+    *,
+    enabled: bool = True,
+    secret_headers: Iterable[str] = (),
+    secret_query: Iterable[str] = (),
+    operation: str = "",
+) -> AsyncIterator[ExchangeEvent]:
+    """``events`` unchanged, each also recorded in the history unless not ``enabled``.
+
+    Waits at the end until the exchange is stored, so a finished command has written all.
+    """
+    store = shared_store() if enabled else None
+    if store is None:
+        async for event in events:
+            yield event
+        return
+    recorder = store.recorder(
+        request,
+        secret_headers=secret_headers,
+        secret_query=secret_query,
+        source="cli",
+        operation=operation,
+    )
+    try:
+        async for event in events:
+            recorder.feed(event)
+            yield event
+    finally:
+        await asyncio.to_thread(recorder.close, 30.0)
+        for problem in store.write_problems:
+            print(f"warning: {problem}", file=sys.stderr)
+
+
+# --- the history command ----------------------------------------------------------------
+
+
+class UsageExit(Exception):
+    """A command-line usage problem; exit status 3."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageExit(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="a2a-workbench history", description="The recorded exchanges.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ls = sub.add_parser("list", help="entries, newest first")
+    ls.add_argument("--limit", type=int, default=50)
+    ls.add_argument("--text", default="", help="substring of endpoint, URL, method or error")
+    ls.add_argument("--method", default="", help="A2A method or HTTP verb")
+    ls.add_argument("--outcome", default="", help="ok, rpc_error, …, or incomplete")
+    ls.add_argument("--endpoint", default="", help="exactly this endpoint")
+    ls.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
+    show = sub.add_parser("show", help="one entry's events")
+    show.add_argument("id", type=int)
+    show.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
+    export = sub.add_parser("export", help="entries as HAR 1.2 or JSON lines")
+    export.add_argument("ids", type=int, nargs="*", metavar="ID")
+    export.add_argument("--format", required=True, choices=["har", "jsonl"])
+    export.add_argument("--out", required=True, metavar="FILE", help="file to write, or -")
+    return p
+
+
+def _size(n: int) -> str:
+    return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KiB"
+
+
+def pretty_entry(entry: HistoryEntry) -> str:
+    """One line per entry: id, time, method, binding/version, endpoint, outcome."""
+    status = "" if entry.status is None else f" {entry.status}"
+    duration = "" if entry.duration_ms is None else f" {entry.duration_ms:.1f} ms"
+    items = f" {entry.items} items" if entry.items else ""
+    when = entry.started.strftime("%Y-%m-%d %H:%M:%S")
+    return (
+        f"#{entry.id} {when}Z {entry.rpc_method} ({entry.binding} {entry.version}) "
+        f"{entry.endpoint}  {entry.outcome or 'incomplete'}{status}{duration} "
+        f"{_size(entry.size)}{items}"
+    )
+
+
+def event_records(events: Iterable[ExchangeEvent], fmt: str = "jsonl") -> list[dict[str, Any]]:
+    """The records ``send`` prints for ``events`` (stored events are already masked)."""
+    printer = Printer(fmt)
+    return [r for e in events if (r := printer.record(e)) is not None]
+
+
+def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
+    """Every event record of the entries ``ids``, each with ``"exchange": id``."""
+    for exchange_id in ids:
+        for record in event_records(store.iter_events(exchange_id)):
+            out.write(json.dumps({**record, "exchange": exchange_id}, ensure_ascii=False) + "\n")
+
+
+def _all_ids(store: HistoryStore) -> list[int]:
+    ids: list[int] = []
+    before: int | None = None
+    while page := store.entries(limit=1000, before=before):
+        ids.extend(e.id for e in page)
+        before = page[-1].id
+    return ids[::-1]
+
+
+def _run(args: argparse.Namespace, store: HistoryStore) -> int:
+    if args.command == "list":
+        where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
+        for entry in store.entries(where, limit=args.limit):
+            if args.output == "jsonl":
+                print(json.dumps(entry.as_record(), ensure_ascii=False))
+            else:
+                print(pretty_entry(entry))
+        return EXIT_OK
+    ids = [args.id] if args.command == "show" else list(args.ids)
+    missing = [i for i in ids if store.entry(i) is None]
+    if missing:
+        raise UsageExit(f"no history entry {', '.join(map(str, missing))}")
+    if args.command == "show":
+        for record in event_records(store.iter_events(args.id)):
+            text = json.dumps(record, ensure_ascii=False)
+            print(text if args.output == "jsonl" else pretty(record))
+        return EXIT_OK
+    ids = ids or _all_ids(store)
+    out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")  # noqa: SIM115
+    try:
+        if args.format == "jsonl":
+            write_jsonl(store, ids, out)
+        else:
+            from app.history.har import har_log
+
+            document = har_log((e, store.events(e.id)) for i in ids if (e := store.entry(i)))
+            skipped = len(ids) - len(document["log"]["entries"])
+            json.dump(document, out, ensure_ascii=False, indent=2)
+            out.write("\n")
+            if skipped:
+                print(f"note: {skipped} gRPC entries left out of the HAR", file=sys.stderr)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return EXIT_OK
+
+
+def main(argv: list[str]) -> int:
+    """Run ``history``; returns the exit status (see module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageExit as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        store = HistoryStore.open()
+    except HistoryUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_TRANSPORT
+    for notice in store.notices:
+        print(f"warning: {notice}", file=sys.stderr)
+    try:
+        return _run(args, store)
+    except UsageExit as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        with suppress(OSError):
+            sys.stdout.close()
+        return EXIT_OK
+    finally:
+        store.close()
