@@ -1,8 +1,8 @@
 """Benchmark: a 25 MiB SendMessage response, from Send until the response view shows it.
 
 Baseline, measured in the same run on the same bytes: ``json.loads`` + ``json.dumps(indent=2)``.
-Targets (issue 2): time ratio ≤ 3×, peak memory ≤ 5× the body, and the window keeps
-repainting (the longest event-loop stall is printed).
+Targets (docs/ARCHITECTURE.md §8): time ratio ≤ 3×, peak memory ≤ 5× the body, and the
+window keeps repainting (the longest event-loop stall is printed).
 
 Each measurement runs in a fresh subprocess; medians of ``--runs`` runs are printed.
 Usage: ``python bench/large_body.py [--runs 3] [--mib 25]``.

@@ -96,7 +96,7 @@ def _isolated_dirs(
 
 @pytest.fixture
 def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync event loop on pytest-qt's QApplication (STYLE.md §5, pytest-qt with qasync).
+    """A qasync event loop on pytest-qt's QApplication (docs/ARCHITECTURE.md §7.5).
 
     Errors in background tasks fail the test, and so do tasks still pending at the end (after a
     short grace period; the ``window`` fixture has shut its exchanges down by then). They are

@@ -7,7 +7,7 @@ Usage::
 
 A URL is fetched with ``fetch_card`` (no credentials, no redirects, ≤1 MiB) and
 ``A2A-Version: 1.0`` by default, because servers shape the card by that header and the
-1.0 card is the one signers sign (docs/PEERS.md). Nothing else is fetched: ``jku``/``x5u``
+1.0 card is the one signers sign (docs/PEERS.md Q12). Nothing else is fetched: ``jku``/``x5u``
 are printed, never followed.
 
 ``jsonl`` output: one ``{"event": "signature", ...}`` line per ``signatures[]`` entry (plus

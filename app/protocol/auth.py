@@ -5,7 +5,7 @@ headers and query parameters of an :class:`A2ARequest` — for the tab's own end
 Agent Card fetches never receive them. gRPC carries the same headers as (lower-cased)
 metadata, which the gRPC transport does.
 
-Schemes (A2A ``securitySchemes``; PROTOCOL.md §8.1):
+Schemes (A2A ``securitySchemes``; docs/PROTOCOL.md §8.1.3):
 
 - ``bearer``: ``Authorization: Bearer <token>`` (http bearer, OAuth2, OIDC access tokens);
 - ``basic``: ``Authorization: Basic base64(user ":" password)``, UTF-8 (RFC 7617 §2, §2.1);

@@ -13,7 +13,8 @@ official protobuf descriptors shipped in ``a2a-sdk``:
 REST routes are not retyped here: :func:`app.protocol.catalog.grpc_method` gives the method
 descriptor whose ``google.api.http`` option holds verb, path template and body rule.
 
-Sources: PROTOCOL.md §2.2-2.3, §3.1, §3.4, §4.1; ``a2a.proto`` (1.0) and ``a2a_v0_3.proto``.
+Sources: docs/PROTOCOL.md §2.2–2.3, §3.1, §3.4, §4.1; ``a2a.proto`` (1.0) and
+``a2a_v0_3.proto``.
 """
 
 from __future__ import annotations
@@ -230,7 +231,7 @@ def _v03p_message(ctx: TemplateContext) -> dict[str, Any]:
         message["contextId"] = ctx.context_id
     if ctx.task_id:
         message["taskId"] = ctx.task_id
-    # The proto field is `request`; its JSON name is `message` (PROTOCOL.md §3.4).
+    # The proto field is `request`; its JSON name is `message` (docs/PROTOCOL.md §3.4).
     return {"message": message}
 
 

@@ -1,7 +1,7 @@
 """Error names and decoding of typed error details.
 
 Codes and names: A2A spec §5.4 (normative rows) and a2a-sdk 1.3.0 ``a2a/utils/errors.py``
-(PROTOCOL.md §8.3). JSON-RPC 2.0 reserves -32768…-32000; A2A uses -32001…-32099.
+(docs/PROTOCOL.md §8.3). JSON-RPC 2.0 reserves -32768…-32000; A2A uses -32001…-32099.
 
 Exceptions raised inside this package::
 

@@ -45,7 +45,7 @@ class HttpCall:
 
 
 def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.AsyncClient:
-    """An AsyncClient with explicit limits and timeouts (STYLE.md §5, httpx pool leaks).
+    """An AsyncClient with explicit limits and timeouts (docs/ARCHITECTURE.md §7.3).
 
     Redirects are not followed: a debugger shows a 3xx for what it is. Building the default
     TLS context reads the CA bundle (~0.1-0.3 s); a GUI passes one built off its thread.

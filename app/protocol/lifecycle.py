@@ -4,7 +4,7 @@ Pure and incremental: feed each classified item, get the findings for that row; 
 :meth:`StreamLinter.finish` with how the stream ended to get the findings for the end row.
 One linter per connection (a resubscription starts a new one).
 
-Rules (docs/PROTOCOL.md §1, §2.4, §9; A2A spec "Task lifecycle"):
+Rules (docs/PROTOCOL.md §9.1; A2A 1.0 spec §3.1.2, §11.7; 0.3 §7.2.2):
 
 - ``after-terminal``: an event after the task reached a terminal state (a 1.0 server MAY
   resend the final Task snapshot: a ``task`` item in the same terminal state is allowed);

@@ -12,9 +12,9 @@ following the ``google.api.http`` transcoding rules (``google/api/http.proto``):
 - ``body: "*"`` sends the rest of the object, ``body: "config"`` that one field;
 - every field bound neither by the path nor by the body becomes a query parameter, in
   camelCase, booleans ``true``/``false``, enums by name, repeated fields as repeated keys;
-  nested objects are refused (PROTOCOL.md §3.1, spec §11.5).
+  nested objects are refused (docs/PROTOCOL.md §3.1.1; A2A 1.0 spec §11.5).
 
-Pure functions, no I/O. Sources: PROTOCOL.md §3.1, §3.4; ``google/api/http.proto``.
+Pure functions, no I/O. Sources: docs/PROTOCOL.md §3.1, §3.4; ``google/api/http.proto``.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def build_route(
         tenant: the interface's tenant, used when ``obj`` has no non-empty ``tenant``
             (1.0 only); a tenant selects the rule's ``/{tenant}/…`` binding.
         subscribe_verb: ``POST`` or ``GET`` for the subscribe rpcs (the proto says GET,
-            the spec prose and SDK clients POST; servers accept both, PROTOCOL.md §3.1).
+            the spec prose and SDK clients POST; servers accept both, docs/PROTOCOL.md §3.1.2).
 
     Returns:
         Verb, encoded path (no interface prefix), query pairs and body.

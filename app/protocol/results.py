@@ -14,7 +14,7 @@ fields (ProtoJSON) still pass. Three result dialects exist:
 - 0.3 REST and gRPC: ProtoJSON of the 0.3 proto (``content``, ``TASK_STATE_CANCELLED``,
   push configs named ``tasks/{t}/pushNotificationConfigs/{c}``).
 
-Sources: docs/PROTOCOL.md §2.2-2.3, §3.1, §3.4, §4.1, §5.2-5.4. Pure functions, no I/O.
+Sources: docs/PROTOCOL.md §2.2–2.3, §3.1, §3.4, §4.1, §5.2–5.4. Pure functions, no I/O.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ a body of another shape is usually a mistake: a JSON-RPC envelope pasted into a 
 *report*; the GUI offers the right template or "Send anyway", the CLI needs ``--force``,
 because sending wrong shapes on purpose is part of debugging.
 
-Shapes (PROTOCOL.md, PEERS.md 7):
+Shapes (docs/PROTOCOL.md §5.2, docs/PEERS.md Q7):
 
 - JSON-RPC (both versions): the whole envelope ``{"jsonrpc": "2.0", "id", "method", "params"}``.
 - HTTP+JSON and gRPC: the request object itself (ProtoJSON), no envelope.

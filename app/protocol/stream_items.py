@@ -1,7 +1,7 @@
 """What a streamed item is: kind, task, context, state, final flag and a one-line summary.
 
 Pure functions over parsed JSON (no I/O, no Qt). One classifier for every shape a stream
-item comes in (docs/PROTOCOL.md §2.4, §3.3, §5.2; docs/PEERS.md):
+item comes in (docs/PROTOCOL.md §2.4, §3.3, §5.2; docs/PEERS.md Q7):
 
 - JSON-RPC envelopes: ``{"jsonrpc": "2.0", "id": …, "result": X}`` or ``{"error": …}``;
 - 1.0 (all bindings) and 0.3 REST/gRPC ``StreamResponse`` wrappers: ``{"task": …}``,

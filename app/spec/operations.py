@@ -54,7 +54,7 @@ def http_rule(spec: MethodSpec) -> tuple[str, str, str]:
     template = str(getattr(rule, pattern)) if pattern != "custom" else rule.custom.path
     verb = pattern if pattern != "custom" else rule.custom.kind.lower()
     if spec.grpc_rpc in ("SubscribeToTask", "TaskSubscription"):
-        verb = "post"  # PROTOCOL.md §3.1: servers accept both; the SDK client posts.
+        verb = "post"  # docs/PROTOCOL.md §3.1.2: servers accept both; the SDK client posts.
     return verb, template, rule.body
 
 

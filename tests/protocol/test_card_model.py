@@ -77,7 +77,7 @@ def _hybrid() -> dict[str, Any]:
     card["supportedInterfaces"].append(
         {"url": "http://127.0.0.1:8000/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
     )
-    # Exactly what a2a-sdk 1.3.0 serves (docs/PEERS.md).
+    # Exactly what a2a-sdk 1.3.0 serves (docs/PEERS.md Q10).
     return agent_card_to_dict(json_format.ParseDict(card, a2a_pb2.AgentCard()))
 
 

@@ -95,7 +95,7 @@ async def test_card_v1_and_v03(js_peer: dict[str, Any], client: httpx.AsyncClien
     assert interfaces[("GRPC", "0.3")] == js_peer["grpc_target"]
     assert "signatures" not in card or card["signatures"] == []
 
-    # Without A2A-Version the compat layer serves the 0.3 shape (PEERS.md Q10).
+    # Without A2A-Version the compat layer serves the 0.3 shape (docs/PEERS.md Q10).
     legacy = (await client.get(js_peer["card_url"])).json()
     assert legacy["protocolVersion"] == "0.3"
     assert legacy["url"] == js_peer["jsonrpc_url"]
@@ -123,7 +123,7 @@ async def test_jsonrpc_v1_send_sum(js_peer: dict[str, Any], client: httpx.AsyncC
 async def test_jsonrpc_v1_requires_version_header(
     js_peer: dict[str, Any], client: httpx.AsyncClient
 ) -> None:
-    # No header = 0.3, where SendMessage does not exist (PEERS.md Q1).
+    # No header = 0.3, where SendMessage does not exist (docs/PEERS.md Q1).
     resp = await client.post(
         js_peer["jsonrpc_url"], json=_rpc("SendMessage", {"message": _msg("x")})
     )
@@ -251,7 +251,7 @@ async def test_rest_v03_message_send(js_peer: dict[str, Any], client: httpx.Asyn
         "message": {"messageId": uuid.uuid4().hex, "role": "ROLE_USER", "content": [{"text": "hi"}]}
     }
     resp = await client.post(f"{js_peer['rest_url']}/v1/message:send", json=body, headers=V03)
-    assert resp.status_code in (200, 201), resp.text  # JS answers 201 (PEERS.md Q5)
+    assert resp.status_code in (200, 201), resp.text  # JS answers 201 (docs/PEERS.md Q5)
     message = resp.json()["message"]
     assert [p["text"] for p in message["content"]] == ["Echo: hi"]
 
@@ -367,6 +367,6 @@ async def test_signed_card(js_peer_signed: dict[str, Any], client: httpx.AsyncCl
     served = (await client.get(header["jku"])).json()
     assert served == jwks
 
-    # The Python SDK's verifier accepts it (PEERS.md Q12).
+    # The Python SDK's verifier accepts it (docs/PEERS.md Q12).
     verifier = create_signature_verifier(lambda _kid, _jku: jwt.PyJWK(key), ["RS256"])
     verifier(parse_agent_card(card))

@@ -122,7 +122,7 @@ def test_single_field_tamper_fails(alg: str, tamper: Any) -> None:
 def test_mirror_fields_are_not_covered() -> None:
     key = _key("ES256")
     served = _sdk_sign(CARD, key, "ES256", note="unprotected")
-    served["url"] = "http://evil.example/"  # 0.3 mirror: unsigned (docs/PROTOCOL.md)
+    served["url"] = "http://evil.example/"  # 0.3 mirror: unsigned (docs/PROTOCOL.md §7.4)
     served["surprise"] = 1
     result = verify_card(served, parse_jwks(_public_jwks(key)))
     assert result.status is CardStatus.VALID

@@ -1,4 +1,4 @@
-"""The method × binding × version matrix against real peers (issue 3, "Tests").
+"""The method × binding × version matrix against real peers (docs/PEERS.md §1.5).
 
 Every unary method is sent through :func:`app.protocol.exchange.run` — the same path the GUI
 and the CLI use — over JSON-RPC, HTTP+JSON and gRPC, protocol 1.0 and 0.3, to the official
@@ -10,9 +10,9 @@ push-config fields), not just the status.
 A lifecycle runs once per rotation of the three bindings: the task is created (``ask``
 parks it in INPUT_REQUIRED) over one binding, fetched over the next and cancelled over the
 third, and the push-config methods rotate the same way, so every method meets every
-binding. Both peers share one task store across bindings (PEERS.md 18).
+binding. Both peers share one task store across bindings (docs/PEERS.md Q18).
 
-Streaming methods are the timeline's matrix (issue 4) and are not sent here.
+Streaming methods have their own matrix (``test_streaming_peers.py``) and are not sent here.
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ STATES = {
 }
 
 # Cells where a peer is known not to do what the method promises, with the outcome the
-# debugger reports instead (listed in the issue's closing note):
+# debugger reports instead (docs/PEERS.md Q19–Q21):
 KNOWN: dict[tuple[str, ProtocolVersion, Binding, str], Outcome] = {
     # The 1.3.0 Python compat server parses the POST body as the whole
     # CreateTaskPushNotificationConfigRequest; the 0.3 proto's rule (and a2a-js) say
-    # body = `config` → 400 "No task for " (PROTOCOL.md §3.4, §11 #8).
+    # body = `config` → 400 "No task for " (docs/PROTOCOL.md §3.4, §11 #8; docs/PEERS.md Q19).
     ("sdk", V03, R, "tasks/pushNotificationConfig/set"): Outcome.RPC_ERROR,
     # ... and does not route DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}.
     ("sdk", V03, R, "tasks/pushNotificationConfig/delete"): Outcome.RPC_ERROR,
@@ -357,7 +357,7 @@ async def test_rest_error_body_is_decoded(fixture: str, request: pytest.FixtureR
 
 
 async def test_rest_plain_text_error_page_is_shown_as_text(sdk_peer: dict[str, Any]) -> None:
-    """A wrong base URL hits Starlette's plain ``404 Not Found`` (PROTOCOL.md §3.1)."""
+    """A wrong base URL hits Starlette's plain ``404 Not Found`` (docs/PEERS.md Q22)."""
     wrong = {**sdk_peer, "rest_url": sdk_peer["rest_url"] + "/nowhere"}
     events = await send(wrong, R, V1, "GetTask", '{"id": "x"}')
     (error,) = errors(events)

@@ -261,7 +261,7 @@ async def test_e2e_twenty_events_in_one_chunk_are_twenty_items() -> None:
 
 
 async def test_cancelling_twenty_streams_then_a_normal_request_works() -> None:
-    """No leaked pool connections (STYLE.md §5, httpx#1461/#3782)."""
+    """No leaked pool connections (docs/ARCHITECTURE.md §7.3; encode/httpx#1461, #3782)."""
 
     def script(n: int) -> list[Any]:
         if n <= 20:

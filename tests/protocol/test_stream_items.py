@@ -1,4 +1,4 @@
-"""Classification of stream items in every wire shape (PEERS.md 7)."""
+"""Classification of stream items in every wire shape (docs/PEERS.md Q7)."""
 
 from __future__ import annotations
 

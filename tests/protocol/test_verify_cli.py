@@ -90,7 +90,7 @@ def test_strict_profile(
     tmp_path: Path, signed: tuple[Path, Path, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, jwks_path, _ = signed
-    # An empty REQUIRED description: the SDK signer drops it, §8.4.1 keeps it.
+    # An empty REQUIRED description: the SDK signer drops it, A2A 1.0 spec §8.4.1 keeps it.
     key = jwk.JWK.generate(kty="EC", crv="P-256", kid="k1")
     signer = create_agent_card_signer(
         key.export_to_pem(private_key=True, password=None),
@@ -149,7 +149,7 @@ def test_live_demo_agent_card_verifies(
 ) -> None:
     assert main([sdk_peer["card_url"], "--jwks", sdk_peer["jwks_path"]]) == 0
     lines = _lines(capsys.readouterr().out)
-    # a2a-sdk 1.3.0 signs the proto round-trip with empties dropped (docs/PEERS.md).
+    # a2a-sdk 1.3.0 signs the proto round-trip with empties dropped (docs/PEERS.md Q12).
     assert lines[0]["verdict"] == "valid" and lines[0]["profile"] == "sdk"
     assert lines[0]["alg"] == "ES256"
     # The hybrid card's 0.3 mirror fields are reported as not covered.
@@ -162,7 +162,7 @@ def test_live_js_peer_card_verifies(
     js_peer_signed: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Fetched with A2A-Version: 1.0 (the default): the JS peer serves and signs its 1.0 card
-    # (docs/PEERS.md), which the proto round-trip (sdk profile) reproduces.
+    # (docs/PEERS.md Q10, Q12), which the proto round-trip (sdk profile) reproduces.
     assert main([js_peer_signed["card_url"], "--jwks", js_peer_signed["jwks_path"]]) == 0
     lines = _lines(capsys.readouterr().out)
     assert lines[0]["verdict"] == "valid" and lines[0]["profile"] == "sdk"

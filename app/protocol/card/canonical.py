@@ -1,7 +1,7 @@
 """The detached payload a card's signature covers, per signer profile, and what it leaves out.
 
 A card signature is a JWS with a detached payload: a canonical serialisation of the card.
-Signers disagree about which one (docs/PROTOCOL.md, Agent Card signing), so the payload is
+Signers disagree about which one (docs/PROTOCOL.md §7.5), so the payload is
 computed for each known *signer profile*:
 
 ========== =========================================================================

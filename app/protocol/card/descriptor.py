@@ -171,7 +171,7 @@ class DescriptorWalker:
                 self.add(sub, "missing required field")
             elif item in ("", [], {}):
                 # Proto3 cannot tell empty from unset; official signers drop it
-                # (docs/PROTOCOL.md, Agent Card signing).
+                # (docs/PROTOCOL.md §7.2).
                 self.add(sub, "required field is empty", Severity.WARNING)
 
     def _unknown(self, desc: Descriptor, path: str, sub: str, key: str) -> None:

@@ -1,8 +1,8 @@
 """Differences between two Agent Cards (public vs. extended), as a flat list for a table.
 
 The extended card (``GetExtendedAgentCard``, ``agent/getAuthenticatedExtendedCard``) is meant
-to be the public card plus what an authenticated client may see (docs/PROTOCOL.md, Agent
-Card). The user wants to know *what* differs, so the diff is member-level with JSON paths:
+to be the public card plus what an authenticated client may see (docs/PROTOCOL.md
+§6.3.1). The user wants to know *what* differs, so the diff is member-level with JSON paths:
 
 - objects are compared key by key (public key order first, then keys only the extended card
   has);

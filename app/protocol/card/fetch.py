@@ -3,7 +3,7 @@
 The request goes out through the HTTP primitives the bindings use (:mod:`app.protocol.http`:
 client construction, request building, sending, transport-error wording, the response head),
 so a card fetch fails and reads like any other exchange. What is card-specific is the policy,
-which is deliberately paranoid (docs/PROTOCOL.md, Agent Card discovery):
+which is deliberately paranoid (docs/PROTOCOL.md §6.3.2):
 
 - it sends **no credentials**: a fresh client with no auth, no cookies and no environment
   configuration (``trust_env=False``, so neither ``.netrc`` nor proxy URLs with user info
@@ -19,7 +19,7 @@ which is deliberately paranoid (docs/PROTOCOL.md, Agent Card discovery):
   programming errors (a caller-supplied client carrying credentials) raise.
 
 ``A2A-Version`` is sent only when the caller asks for it, because servers shape the card by
-it (the JS SDK serves a 0.3 card without it; docs/PEERS.md). ``CardCache`` keeps ETag /
+it (the JS SDK serves a 0.3 card without it; docs/PEERS.md Q10). ``CardCache`` keeps ETag /
 Last-Modified per URL for conditional refetches (RFC 9110 §13.1).
 """
 
@@ -60,7 +60,7 @@ WELL_KNOWN_CARD_PATH = "/.well-known/agent-card.json"
 """Card path since A2A 0.3.0 (A2A spec §8.2)."""
 
 LEGACY_CARD_PATH = "/.well-known/agent.json"
-"""Card path of A2A ≤0.2.x; a2a-python 0.3.x still served it (docs/PROTOCOL.md)."""
+"""Card path of A2A ≤0.2.x; a2a-python 0.3.x still served it (docs/PROTOCOL.md §6.3.1)."""
 
 DEFAULT_MAX_BYTES = 1_048_576
 """1 MiB: the most a public card fetch reads."""

@@ -1,6 +1,6 @@
 """Which protocol version(s) an Agent Card's JSON follows, and the finding record.
 
-Three shapes are told apart (docs/PROTOCOL.md, Agent Card):
+Three shapes are told apart (docs/PROTOCOL.md §6.3.3, docs/PEERS.md Q10):
 
 - **pure 1.0**: ``supportedInterfaces`` and no 0.3 top-level fields;
 - **pure 0.3**: top-level ``url`` + ``preferredTransport`` + ``additionalInterfaces``;
@@ -43,7 +43,7 @@ MIRROR_FIELDS_03 = (
     "security",
     "supportsAuthenticatedExtendedCard",
 )
-"""Top-level 0.3 fields a2a-sdk 1.3.0 merges into a 1.0 card (docs/PROTOCOL.md, hybrid cards)."""
+"""Top-level 0.3 fields a2a-sdk 1.3.0 merges into a 1.0 card (docs/PROTOCOL.md §6.3.3)."""
 
 
 class CardShape(enum.Enum):

@@ -3,8 +3,8 @@
 1.0 cards (pure or hybrid) are walked against the ``AgentCard`` descriptor
 (:mod:`app.protocol.card.descriptor`), then their interfaces are checked for meaning: absolute
 http(s) URLs, gRPC ``host:port`` targets, versions the app can speak, duplicates. 0.3 cards
-are checked against the 0.3 JSON-RPC schema's required fields and types (docs/PROTOCOL.md,
-Agent Card) and get the same interface checks.
+are checked against the 0.3 JSON-RPC schema's required fields and types (docs/PROTOCOL.md
+§6.2) and get the same interface checks.
 """
 
 from __future__ import annotations

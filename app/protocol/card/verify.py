@@ -1,7 +1,7 @@
 """Agent Card signature verification (JWS, RFC 7515) against a user-supplied JWKS.
 
 Nothing is fetched: the pasted JWKS (:mod:`app.protocol.card.jwks`) is the only trust root;
-``jku`` / ``x5u`` are shown as text and never followed (docs/PROTOCOL.md, Agent Card signing).
+``jku`` / ``x5u`` are shown as text and never followed (docs/PROTOCOL.md §7.6).
 
 Each ``signatures[]`` entry is a JWS with a **detached** payload: the signing input is
 ``protected + "." + base64url(payload)`` (RFC 7515 §5.2 with the payload left out of the
@@ -18,8 +18,8 @@ is checked against each of them. An entry goes through three steps:
 3. **per-profile check**: each usable key against each profile's payload.
 
 A signature that matches a profile other than ``spec`` and not ``spec`` is *valid (SDK
-canonicalisation)*: official signers drop empty REQUIRED fields that §8.4.1 keeps, so a
-strict client rejects it. ``ProfileMode.SPEC`` accepts only the ``spec`` form.
+canonicalisation)*: official signers drop empty REQUIRED fields that A2A 1.0 spec §8.4.1
+keeps, so a strict client rejects it. ``ProfileMode.SPEC`` accepts only the ``spec`` form.
 """
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def build_message(spec: MethodSpec, body: str, tenant: str = "") -> Message:
 def metadata_for(request: A2ARequest) -> tuple[tuple[str, str | bytes], ...]:
     """Request headers as gRPC metadata: names lower-cased, ``-bin`` values base64-decoded.
 
-    ``a2a-version: 1.0`` on 1.0 sends (SDK clients always add it; docs/PEERS.md), none on 0.3;
+    ``a2a-version: 1.0`` on 1.0 sends (SDK clients always add it; docs/PEERS.md Q14), none on 0.3;
     the user's entries override it.
 
     Raises:

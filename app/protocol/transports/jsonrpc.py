@@ -1,6 +1,6 @@
 """The JSON-RPC binding over HTTP (A2A spec §9, docs/PROTOCOL.md §2).
 
-POST to the interface URL itself; ``A2A-Version: 1.0`` is added on 1.0 sends (docs/PEERS.md:
+POST to the interface URL itself; ``A2A-Version: 1.0`` is added on 1.0 sends (docs/PEERS.md Q1:
 both SDK servers treat a missing header as 0.3). An HTTP 200 carrying ``error`` is an error.
 The sending itself is :mod:`app.protocol.transports.http_exchange`; this module builds the
 call and judges answers (:class:`JsonRpcJudge`).

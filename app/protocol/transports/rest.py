@@ -83,7 +83,7 @@ def default_headers(request: A2ARequest, *, streaming: bool, has_body: bool) -> 
     """Headers a REST send carries before the user's own (which override them).
 
     ``application/json`` is what both SDK clients send and every server accepts
-    (docs/PEERS.md); ``A2A-Version: 1.0`` on 1.0 sends only (docs/PEERS.md).
+    (docs/PEERS.md Q5); ``A2A-Version: 1.0`` on 1.0 sends only (docs/PEERS.md Q1).
     """
     headers: list[tuple[str, str]] = []
     if has_body:
@@ -253,8 +253,9 @@ def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> Exchange
 
 
 def error_object(value: Any, clock: Clock, status: int | None = None) -> ExchangeError | None:
-    """The error in a REST ``{"error": {code, status, message, details}}`` object (§3.2)
-    that stands where a stream was due (an SSE item, a plain body of a streaming call).
+    """The error in a REST ``{"error": {code, status, message, details}}`` object
+    (docs/PROTOCOL.md §3.2) that stands where a stream was due (an SSE item, a plain body of a
+    streaming call).
 
     Unlike :func:`http_error` its code is the object's own ``code`` (``status`` only when it
     has none): a stream item has no HTTP status of its own.

@@ -2,7 +2,7 @@
 
 :func:`send_streaming` sends one prepared call and yields :class:`RequestSent`,
 :class:`ResponseHead`, then — after checking the response ``Content-Type``
-(docs/PROTOCOL.md §2.4, §9) — either one :class:`StreamItem` per SSE frame, or a
+(docs/PROTOCOL.md §2.4.2, §9.1) — either one :class:`StreamItem` per SSE frame, or a
 :class:`ResponseBody` when the peer answered with a plain body (a JSON-RPC error with HTTP
 200, a REST 4xx error) instead of a stream. Errors are :class:`ExchangeError` events next to
 the items, never exceptions, and the stream goes on after a bad item.

@@ -384,7 +384,7 @@ function buildCard(baseUrl, grpcTarget) {
     signatures: [],
   };
   if (TOKEN) {
-    // The SDK serves this TS oneof object as-is to 1.0 clients ($case/value): PEERS.md Q11.
+    // The SDK serves this TS oneof object as-is to 1.0 clients ($case/value): docs/PEERS.md Q11.
     card.securitySchemes = {
       bearerAuth: {
         scheme: {
@@ -480,7 +480,7 @@ async function main() {
     undefined, // default event bus manager
     pushStore,
     pushSender,
-    async () => extendedCardOf(card), // a function: returned to every caller (PEERS.md Q16)
+    async () => extendedCardOf(card), // a function: returned to every caller (docs/PEERS.md Q16)
     signing?.signer,
   );
 
