@@ -15,14 +15,18 @@ Rules (docs/PROTOCOL.md §1, §2.4, §9; A2A spec "Task lifecycle"):
   submitted or working;
 - ``id-changed``: the task id or context id changed mid-stream;
 - ``append-without-chunk``: an artifact update with ``append: true`` for an artifact the
-  stream has not shown before.
+  stream has not shown before;
+- ``first-not-task``: a 1.0 stream whose first event is a status or artifact update, not the
+  Task (or a single Message) it must begin with (1.0 §3.1.2, §3.1.6).
+
+Each finding is a :class:`app.protocol.findings.Finding` (warning severity).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from app.protocol.findings import Finding
 from app.protocol.stream_items import ItemInfo, ItemKind, TaskState
 from app.protocol.types import ProtocolVersion
 
@@ -40,18 +44,12 @@ class StreamEnding(StrEnum):
     ERROR = "ended with an error"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One lint warning: a rule id and a sentence for the user."""
-
-    rule: str
-    message: str
-
-
 class StreamLinter:
     """Lifecycle checks over one connection's items."""
 
-    def __init__(self, version: ProtocolVersion) -> None:
+    def __init__(self, version: ProtocolVersion, *, check_first: bool = False) -> None:
+        """``check_first``: apply ``first-not-task`` (a view of a whole stream from its
+        start, such as :class:`app.protocol.stream_session.StreamSession`)."""
         self.version = version
         self.state: TaskState | None = None
         self.task_id = ""
@@ -61,10 +59,21 @@ class StreamLinter:
         self.saw_message = False
         self._terminal: TaskState | None = None
         self._artifacts: set[str] = set()
+        self._first = check_first and version is ProtocolVersion.V1_0  # first still to judge
 
     def feed(self, info: ItemInfo) -> list[Finding]:
         """Check one item; returns the findings for its row (often none)."""
         state = info.state
+        if self._first and info.kind not in (ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END):
+            self._first = False
+            if info.kind in (ItemKind.STATUS_UPDATE, ItemKind.ARTIFACT_UPDATE):
+                first = Finding(
+                    "first-not-task",
+                    f"The 1.0 stream begins with a {info.kind.value} event, not with the Task",
+                    section="§9.1",
+                    spec="A2A 1.0 §3.1.2",
+                )
+                return [first, *self.feed(info)]
         if (
             info.kind is ItemKind.STATUS_UPDATE
             and self._terminal is None

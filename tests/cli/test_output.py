@@ -85,8 +85,10 @@ def test_lint_on_an_item_names_its_seq() -> None:
     changed.json["taskId"] = "t2"
     events = [sent(streaming=True, version=ProtocolVersion.V1_0), status(1, "working"), changed]
     records = [json.loads(line) for line in run("jsonl", events)]
-    assert [r["event"] for r in records] == ["request", "item", "item", "lint"]
-    assert records[3]["rule"] == "id-changed" and records[3]["seq"] == 2
+    # A 1.0 stream that begins with a status update, not the Task, is linted too.
+    assert [r["event"] for r in records] == ["request", "item", "lint", "item", "lint"]
+    assert records[2]["rule"] == "first-not-task" and records[2]["seq"] == 1
+    assert records[4]["rule"] == "id-changed" and records[4]["seq"] == 2
     assert run("pretty", events)[-1].startswith("⚠ #2 id-changed: Task id changed")
 
 
