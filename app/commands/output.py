@@ -183,6 +183,8 @@ class Printer:
                     item["sse_event"] = event.sse_event
                 if event.json_error:
                     item["json_error"] = event.json_error
+                if event.last_event_id:
+                    item["last_event_id"] = event.last_event_id
                 return item
             case ExchangeError():
                 return {"event": "error", **event.as_record()}

@@ -169,6 +169,9 @@ class StreamItem:
     info: ItemInfo | None = None
     """What the item says, classified once by the transport
     (:func:`app.protocol.stream_items.classify_item`); None on items built elsewhere."""
+    last_event_id: str = ""
+    """The SSE last event ID after this frame (it persists across frames until an ``id``
+    field resets it, WHATWG "Parsing an event stream"); empty for gRPC."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,7 +233,7 @@ class _Limits:
         return []
 
     def _ended(self, kind: ItemKind, final: bool | None, state: TaskState | None) -> bool:
-        if kind is ItemKind.ERROR or kind is ItemKind.COMMENT:
+        if kind in (ItemKind.ERROR, ItemKind.COMMENT, ItemKind.INCOMPLETE):
             return False
         if self._version is ProtocolVersion.V0_3:
             return final is True

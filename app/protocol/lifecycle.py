@@ -31,6 +31,10 @@ from app.protocol.stream_items import ItemInfo, ItemKind, TaskState
 from app.protocol.types import ProtocolVersion
 
 
+# Items that say nothing about the task (the lifecycle checks skip them).
+_NOT_EVENTS = frozenset({ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END, ItemKind.INCOMPLETE})
+
+
 class StreamEnding(StrEnum):
     """How a stream ended, as the timeline header says it."""
 
@@ -64,7 +68,7 @@ class StreamLinter:
     def feed(self, info: ItemInfo) -> list[Finding]:
         """Check one item; returns the findings for its row (often none)."""
         state = info.state
-        if self._first and info.kind not in (ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END):
+        if self._first and info.kind not in _NOT_EVENTS:
             self._first = False
             if info.kind in (ItemKind.STATUS_UPDATE, ItemKind.ARTIFACT_UPDATE):
                 first = Finding(
@@ -89,7 +93,7 @@ class StreamLinter:
             if state is not None and state is not TaskState.UNSPECIFIED:
                 self.state = state
             return []
-        if info.kind in (ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END):
+        if info.kind in _NOT_EVENTS:
             return []
         findings: list[Finding] = []
         findings += self._check_ids(info)

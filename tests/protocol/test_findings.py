@@ -12,6 +12,7 @@ import pytest
 from app.protocol import exchange
 from app.protocol.deviations import body_findings, item_findings
 from app.protocol.events import (
+    NOT_JSON,
     ExchangeEnd,
     ExchangeError,
     ExchangeFinding,
@@ -20,7 +21,8 @@ from app.protocol.events import (
 )
 from app.protocol.findings import Finding, Severity
 from app.protocol.request import A2ARequest
-from app.protocol.stream_items import TaskState, classify_json
+from app.protocol.stream_items import ItemKind, TaskState, classify_json
+from app.protocol.stream_session import StreamSession
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.bad_server import Canned, bad_server
 from tests.helpers.sse_server import HANG, sse_server
@@ -248,3 +250,51 @@ async def test_the_deadline_bounds_a_unary_call_and_timeout_keeps_its_meaning() 
 async def test_a_bad_deadline_is_a_usage_error(deadline: float) -> None:
     events = await events_of(A2ARequest("http://127.0.0.1:9/", "GetTask", "{}", deadline=deadline))
     assert end(events).outcome is Outcome.USAGE_ERROR
+
+
+# --- SSE per WHATWG and classification --------------------------------------------------
+
+
+async def test_the_last_event_id_persists_and_an_unfinished_event_is_not_dispatched() -> None:
+    frame = _frame({"task": task("TASK_STATE_WORKING")})
+    script = [b"id: 7\n" + frame, frame, b"id\n" + frame, b'data: {"half": tr']
+    with sse_server(script) as srv:
+        envelope = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {}}
+        events = await events_of(
+            A2ARequest(srv.url, "SendStreamingMessage", json.dumps(envelope), timeout=5)
+        )
+    items = [e for e in events if isinstance(e, StreamItem)]
+    assert [i.last_event_id for i in items[:3]] == ["7", "7", ""]
+    last = items[-1]
+    assert last.raw == b'data: {"half": tr' and last.info is not None
+    assert last.info.kind is ItemKind.INCOMPLETE and last.json is NOT_JSON
+    assert "not dispatched" in last.info.summary
+
+
+def test_a_bare_task_carrying_a_message_key_is_a_task() -> None:
+    bare = {**task("TASK_STATE_WORKING"), "message": {"role": "ROLE_AGENT", "parts": []}}
+    assert classify_json(bare).kind is ItemKind.TASK
+    envelope = {"jsonrpc": "2.0", "id": 1, "result": bare}
+    assert classify_json(envelope).kind is ItemKind.TASK
+    # the wrappers and the other bare objects are unchanged
+    assert classify_json({"message": {"role": "ROLE_AGENT"}}).kind is ItemKind.MESSAGE
+    update = {"taskId": "t1", "status": {"state": "working"}, "message": {}}
+    assert classify_json(update).kind is ItemKind.STATUS_UPDATE
+
+
+def test_a_1_0_stream_that_does_not_begin_with_the_task_is_linted() -> None:
+    session = StreamSession(V1)
+    session.begin_connection()
+    update = {"statusUpdate": {"taskId": "t1", "status": {"state": "TASK_STATE_WORKING"}}}
+    _, found = session.feed(StreamItem(0.0, 1, b"", update))
+    assert [f.rule for f in found] == ["first-not-task"]
+    _, found = session.feed(StreamItem(0.0, 2, b"", update))
+    assert found == []
+    for first in ({"task": task("TASK_STATE_WORKING")}, {"message": {"role": "ROLE_AGENT"}}):
+        session = StreamSession(V1)
+        session.begin_connection()
+        assert session.feed(StreamItem(0.0, 1, b"", first))[1] == []
+    session = StreamSession(V03)
+    session.begin_connection()
+    v03 = {"kind": "status-update", "taskId": "t1", "status": {"state": "working"}}
+    assert session.feed(StreamItem(0.0, 1, b"", v03))[1] == []
