@@ -30,7 +30,6 @@ from app.protocol.findings import Finding
 from app.protocol.stream_items import ItemInfo, ItemKind, TaskState
 from app.protocol.types import ProtocolVersion
 
-
 # Items that say nothing about the task (the lifecycle checks skip them).
 _NOT_EVENTS = frozenset({ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END, ItemKind.INCOMPLETE})
 
