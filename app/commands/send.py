@@ -8,7 +8,8 @@
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
-binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, …), unless
+binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, …) or breaks
+the method's request schema (a 1.0 message without ``role``; listed by JSON path), unless
 ``--force``. With ``--strict`` a ``finding`` of error severity (a deviation the client
 understood, such as a 0.3 state spelling in a 1.0 answer) turns success into status 2.
 
@@ -38,8 +39,8 @@ from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
 from app.protocol.request import A2ARequest, parse_body, render_body
-from app.protocol.shape import check_body
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.validate import check_request_body
 
 
 class UsageExit(Exception):
@@ -190,7 +191,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         ctx = TemplateContext(text=args.text if args.text is not None else "hello")
         body = render_body(spec, binding, ctx)
     if not args.force:
-        problems = check_body(version, binding, args.method, body)
+        problems = check_request_body(version, binding, args.method, body)
         if problems:
             reasons = "; ".join(str(p) for p in problems)
             raise UsageExit(
