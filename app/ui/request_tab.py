@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,9 @@ class RequestTab(RequestForm):
         Raises:
             UsageError: the credential cannot be encoded (API key without a name, …).
         """
-        return self.draft.build_request(self.form())
+        request = self.draft.build_request(self.form())
+        deadline = self.deadline_spin.value()
+        return dataclasses.replace(request, deadline=deadline) if deadline > 0 else request
 
     # --- saving to and opening from a spec ----------------------------------------------
 
