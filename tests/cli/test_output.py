@@ -104,3 +104,18 @@ def test_a_unary_call_prints_no_lint() -> None:
         "response",
         "end",
     ]
+
+
+def test_a_finding_has_a_record_and_a_pretty_line() -> None:
+    from app.protocol.events import ExchangeFinding
+    from app.protocol.findings import Finding, Severity
+
+    finding = Finding("null-id", "A null id", Severity.ERROR, "§2.1", "JSON-RPC 2.0 §5", "$.id")
+    events = [sent(streaming=False), ExchangeFinding(0.1, finding)]
+    (record,) = [json.loads(line) for line in run("jsonl", events)[1:]]
+    assert record == {"event": "finding", "severity": "error", "rule": "null-id",
+                      "message": "A null id", "section": "§2.1", "spec": "JSON-RPC 2.0 §5",
+                      "path": "$.id", "seq": None}  # fmt: skip
+    assert run("pretty", events)[-1] == (
+        "◆ error null-id: A null id at $.id (§2.1, JSON-RPC 2.0 §5)"
+    )
