@@ -168,8 +168,14 @@ async def run(
                     if judge is not None:
                         judge.see(event)
                     yield event
-                    for finding in limits.findings(event):
-                        yield finding
+                    for found in limits.findings(event):
+                        # Findings quote the server's values: masked like error texts.
+                        finding = dataclasses.replace(
+                            found.finding,
+                            message=redact(found.finding.message, secrets),
+                            raw=redact(found.finding.raw, secrets),
+                        )
+                        yield dataclasses.replace(found, finding=finding)
         if judge is not None and outcome is Outcome.OK:
             for message in judge.verdict():
                 yield clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
