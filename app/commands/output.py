@@ -1,7 +1,8 @@
 """Printing exchange events for the CLI: ``jsonl`` (one JSON object a line) or ``pretty``.
 
 The JSON-lines records are a public interface (README.md, "CLI output events"): each has
-an ``"event"`` key — ``request``, ``response``, ``item``, ``lint``, ``error`` or ``end``.
+an ``"event"`` key — ``request``, ``response``, ``item``, ``lint``, ``finding``, ``error`` or
+``end``.
 A streaming call is followed by a :class:`app.protocol.stream_session.StreamSession`, the
 same the GUI timeline keeps, so the CLI reports the same lifecycle findings (``lint``).
 """
@@ -18,6 +19,7 @@ from app.protocol.events import (
     ExchangeEnd,
     ExchangeError,
     ExchangeEvent,
+    ExchangeFinding,
     Headers,
     Outcome,
     RequestSent,
@@ -25,7 +27,7 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.lifecycle import Finding
+from app.protocol.findings import Finding, Severity
 from app.protocol.stream_items import classify_item
 from app.protocol.stream_session import StreamSession
 
@@ -80,6 +82,8 @@ class Printer:
         self._secret_query = tuple(secret_query)
         self._head: ResponseHead | None = None
         self._session: StreamSession | None = None
+        self.error_findings = 0
+        """``finding`` records of error severity printed so far (``--strict``)."""
 
     def emit(self, event: ExchangeEvent) -> None:
         """Print one event (the response record waits for the body), then the lint
@@ -95,6 +99,8 @@ class Printer:
         """The records for ``event``: its own (:meth:`record`) and, on a stream, a ``lint``
         record per lifecycle finding (after the item; before the ``end`` record)."""
         record = self.record(event)
+        if isinstance(event, ExchangeFinding) and event.finding.severity is Severity.ERROR:
+            self.error_findings += 1
         session = self._session
         if session is None or not isinstance(event, StreamItem | ExchangeError | ExchangeEnd):
             return [] if record is None else [record]
@@ -177,9 +183,13 @@ class Printer:
                     item["sse_event"] = event.sse_event
                 if event.json_error:
                     item["json_error"] = event.json_error
+                if event.last_event_id:
+                    item["last_event_id"] = event.last_event_id
                 return item
             case ExchangeError():
                 return {"event": "error", **event.as_record()}
+            case ExchangeFinding():
+                return finding_record(event)
             case ExchangeEnd():
                 return {
                     "event": "end",
@@ -194,9 +204,26 @@ def lint_record(finding: Finding, seq: int | None) -> dict[str, Any]:
     return {"event": "lint", "rule": finding.rule, "message": finding.message, "seq": seq}
 
 
+def finding_record(event: ExchangeFinding) -> dict[str, Any]:
+    """A ``finding`` record: a deviation the client understood, on item ``seq`` (None: on
+    the body or the exchange as a whole)."""
+    return {"event": "finding", **event.finding.as_record(), "seq": event.seq}
+
+
+def pretty_finding(record: dict[str, Any]) -> str:
+    """The pretty line of a ``finding`` record."""
+    where = f"#{record['seq']} " if record.get("seq") is not None else ""
+    path = f" at {record['path']}" if record.get("path") else ""
+    cite = ", ".join(record[k] for k in ("section", "spec") if record.get(k))
+    cite = f" ({cite})" if cite else ""
+    return f"◆ {where}{record['severity']} {record['rule']}: {record['message']}{path}{cite}"
+
+
 def pretty(record: dict[str, Any]) -> str:
     """A human-readable rendering of one JSON-lines record."""
     kind = record["event"]
+    if kind == "finding":
+        return pretty_finding(record)
     if kind == "request":
         lines = [f"→ {record['method']} {record['url']}  ({record['rpc_method']})"]
         lines += [f"  {k}: {v}" for k, v in record["headers"].items()]

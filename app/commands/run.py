@@ -1,7 +1,7 @@
 """``a2a-workbench run``: send the requests saved in an OpenAPI 3.2 document.
 
     a2a-workbench run SPEC [--operation ID]... [--var NAME=VALUE]... [--output jsonl|pretty]
-        [--reveal-secrets] [--no-history]
+        [--reveal-secrets] [--deadline SECONDS] [--strict] [--no-history]
 
 Operations are sent one after another in file order, or in the order of ``--operation``.
 ``{{variables}}`` resolve from ``--var``, then ``A2A_WB_<NAME>``, then the OS keyring.
@@ -12,13 +12,15 @@ Exit statuses (as ``send``): 0 every request succeeded, 1 an agent answered with
 2 transport or protocol failure, 3 usage error (bad file, unknown operation, missing
 variable, a scoped secret such as ``{{token.HOST-PORT}}`` used for another host or outside
 auth/headers/query — that operation sends nothing). With several operations the most
-serious status wins.
+serious status wins. ``--deadline`` bounds each exchange; ``--strict`` turns a success with
+findings of error severity into status 2 (as ``send``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -26,6 +28,7 @@ from typing import NoReturn, TextIO
 
 from app.commands.history import recorded
 from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, pretty
+from app.commands.send import add_exchange_options, strict_status
 from app.protocol import exchange
 from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
@@ -65,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
     )
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
+    add_exchange_options(p)
     return p
 
 
@@ -97,8 +101,13 @@ async def run_operations(
     out: TextIO = sys.stdout,
     reveal_secrets: bool = False,
     history: bool = True,
+    deadline: float | None = None,
+    findings: list[int] | None = None,
 ) -> Outcome:
-    """Send each operation and print its events; returns the most serious outcome."""
+    """Send each operation and print its events; returns the most serious outcome.
+
+    ``deadline`` bounds each exchange; the count of error findings printed is appended to
+    ``findings`` (one entry per operation sent) when given."""
     worst = Outcome.OK
     for op in operations:
         op_id = op.request.operation_id
@@ -122,9 +131,12 @@ async def run_operations(
             secret_query=sendable.secret_query,
         )
         outcome = Outcome.TRANSPORT_ERROR
+        request = sendable.request
+        if deadline is not None:
+            request = dataclasses.replace(request, deadline=deadline)
         async for event in recorded(
-            exchange.run(sendable.request),
-            sendable.request,
+            exchange.run(request),
+            request,
             enabled=history,
             secret_headers=sendable.secret_headers,
             secret_query=sendable.secret_query,
@@ -135,6 +147,8 @@ async def run_operations(
             if isinstance(event, ExchangeEnd):
                 outcome = event.outcome
         worst = worst.worse(outcome)  # the exit status reports the worst
+        if findings is not None:
+            findings.append(printer.error_findings)
     return worst
 
 
@@ -159,6 +173,7 @@ def main(argv: list[str]) -> int:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
     resolver = Resolver(values)
+    findings: list[int] = []
     try:
         outcome = asyncio.run(
             run_operations(
@@ -167,8 +182,10 @@ def main(argv: list[str]) -> int:
                 args.output,
                 reveal_secrets=args.reveal_secrets,
                 history=not args.no_history,
+                deadline=args.deadline,
+                findings=findings,
             )
         )
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
-    return EXIT_STATUS[outcome]
+    return strict_status(EXIT_STATUS[outcome], sum(findings), args.strict)

@@ -4,11 +4,14 @@
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
         --api-key NAME=VALUE[@header|query|cookie]] [--extension URI]... [--force]
+        [--deadline SECONDS] [--strict]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
-binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, …), unless
-``--force``.
+binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, …) or breaks
+the method's request schema (a 1.0 message without ``role``; listed by JSON path), unless
+``--force``. With ``--strict`` a ``finding`` of error severity (a deviation the client
+understood, such as a 0.3 state spelling in a 1.0 answer) turns success into status 2.
 
 Credentials go to URL only; they are masked in the output unless ``--reveal-secrets``.
 """
@@ -23,7 +26,7 @@ import sys
 from typing import NoReturn
 
 from app.commands.history import recorded
-from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer
+from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, EXIT_USAGE, Printer
 from app.protocol import exchange
 from app.protocol.auth import (
     ApiKeyLocation,
@@ -37,8 +40,8 @@ from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
 from app.protocol.request import A2ARequest, parse_body, render_body
-from app.protocol.shape import check_body
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.validate import check_request_body
 
 
 class UsageExit(Exception):
@@ -69,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
     )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
+    add_exchange_options(p)
     p.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
     p.add_argument(
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
@@ -93,6 +97,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-history", action="store_true", help="do not record this exchange")
     return p
+
+
+def add_exchange_options(p: argparse.ArgumentParser) -> None:
+    """``--deadline`` and ``--strict``, shared by ``send`` and ``run``."""
+    p.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="bound the whole exchange, streams included (DEADLINE_EXCEEDED, exit 2)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="findings of error severity fail the exit status (2)",
+    )
+
+
+def strict_status(status: int, error_findings: int, strict: bool) -> int:
+    """The exit status, raised to 2 under ``--strict`` when error findings were printed."""
+    if strict and error_findings and status == EXIT_OK:
+        return EXIT_TRANSPORT
+    return status
 
 
 def parse_auth(args: argparse.Namespace) -> AuthConfig:
@@ -166,7 +193,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         ctx = TemplateContext(text=args.text if args.text is not None else "hello")
         body = render_body(spec, binding, ctx)
     if not args.force:
-        problems = check_body(version, binding, args.method, body)
+        problems = check_request_body(version, binding, args.method, body)
         if problems:
             reasons = "; ".join(str(p) for p in problems)
             raise UsageExit(
@@ -181,6 +208,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         binding=binding,
         headers=tuple(parse_header(h) for h in args.header),
         timeout=args.timeout,
+        deadline=args.deadline,
     )
     try:
         return apply_auth(request, parse_auth(args), args.extension)
@@ -239,4 +267,4 @@ def main(argv: list[str]) -> int:
         # The reader went away (`| head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_STATUS[Outcome.TRANSPORT_ERROR]
-    return EXIT_STATUS[outcome]
+    return strict_status(EXIT_STATUS[outcome], printer.error_findings, args.strict)

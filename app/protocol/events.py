@@ -3,7 +3,8 @@
 Every send — JSON-RPC, REST or gRPC, unary or streaming — yields these frozen records in
 order: one :class:`RequestSent`, then usually one :class:`ResponseHead`, then a
 :class:`ResponseBody` (unary) or :class:`StreamItem` s (streaming), any number of
-:class:`ExchangeError` s, and always exactly one final :class:`ExchangeEnd`.
+:class:`ExchangeError` s, :class:`ExchangeFinding` s (right after the event they concern),
+and always exactly one final :class:`ExchangeEnd`.
 
 ``t`` on every event is seconds since the exchange started (monotonic clock).
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from app.protocol.findings import Finding
 from app.protocol.secrets import mask_headers, mask_url_query
 from app.protocol.types import ProtocolVersion
 
@@ -167,6 +169,9 @@ class StreamItem:
     info: ItemInfo | None = None
     """What the item says, classified once by the transport
     (:func:`app.protocol.stream_items.classify_item`); None on items built elsewhere."""
+    last_event_id: str = ""
+    """The SSE last event ID after this frame (it persists across frames until an ``id``
+    field resets it, WHATWG "Parsing an event stream"); empty for gRPC."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +208,18 @@ class ExchangeError:
 
 
 @dataclass(frozen=True, slots=True)
+class ExchangeFinding:
+    """A deviation the client understood (:class:`app.protocol.findings.Finding`).
+
+    ``seq`` is the stream item it concerns; None for a unary body or the exchange as a whole.
+    """
+
+    t: float
+    finding: Finding
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ExchangeEnd:
     """Always the last event."""
 
@@ -215,4 +232,12 @@ class ExchangeEnd:
         return self.t * 1000.0
 
 
-ExchangeEvent = RequestSent | ResponseHead | ResponseBody | StreamItem | ExchangeError | ExchangeEnd
+ExchangeEvent = (
+    RequestSent
+    | ResponseHead
+    | ResponseBody
+    | StreamItem
+    | ExchangeError
+    | ExchangeFinding
+    | ExchangeEnd
+)

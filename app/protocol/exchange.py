@@ -22,30 +22,39 @@ import logging
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import AsyncExitStack, aclosing
+from enum import Enum
 
 import httpx
 
 from app.protocol.clock import Clock
+from app.protocol.deviations import body_findings, item_findings
 from app.protocol.errors import UsageError
 from app.protocol.events import (
+    NOT_JSON,
     ErrorKind,
     ExchangeEnd,
     ExchangeError,
     ExchangeEvent,
+    ExchangeFinding,
     Outcome,
     RequestSent,
     ResponseBody,
     ResponseHead,
     StreamItem,
 )
+from app.protocol.findings import Finding
 from app.protocol.http import new_client
 from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, secret_values
-from app.protocol.stream_items import classify_item
+from app.protocol.stream_items import ItemKind, TaskState, classify_item
 from app.protocol.transports import grpc, jsonrpc, rest
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
+
+STREAM_END_GRACE_S = 2.0
+"""How long a stream may stay open after its task ended (``final: true`` in 0.3, a terminal
+or interrupted state in 1.0) before the client closes it and reports the lingering."""
 
 _OUTCOME_OF_KIND = {
     ErrorKind.USAGE: Outcome.USAGE_ERROR,
@@ -65,8 +74,17 @@ async def run(
     started (a stream may then stay open as long as the task runs). Time the consumer
     spends between events does not count.
 
+    ``request.deadline`` (when set) bounds the whole exchange, streams included: past it
+    the exchange ends with a ``DEADLINE_EXCEEDED`` transport error.
+
     A stream that the server closes without any event, while the task is still active
-    (1.0), or without ``final: true`` (0.3) ends with a ``protocol`` error.
+    (1.0), or without ``final: true`` (0.3) ends with a ``protocol`` error. A stream whose
+    task has ended is closed by the client :data:`STREAM_END_GRACE_S` later if the server
+    keeps it open (with comments, say): an :class:`ExchangeFinding`, not an error.
+
+    Deviations the client understands (a 0.3 state spelling in a 1.0 answer, a null id on
+    a success) follow their body or item as :class:`ExchangeFinding` s
+    (:mod:`app.protocol.deviations`).
 
     Args:
         request: what to send.
@@ -104,24 +122,31 @@ async def run(
             )
             async with aclosing(_dispatch(prepared, client, clock)) as events:
                 budget: float | None = request.timeout  # waiting left before the answer
+                limits = _Limits(request, clock)
                 while True:
                     started = clock.now()
+                    wait, bound = limits.wait(budget)
                     try:
-                        if budget is None:
+                        if wait is None:
                             event = await anext(events)
                         else:
-                            async with asyncio.timeout(max(budget, 0.0)):
+                            async with asyncio.timeout(wait):
                                 event = await anext(events)
                     except StopAsyncIteration:
                         break
                     except TimeoutError:
-                        yield clean(
-                            ExchangeError(
-                                clock.now(),
-                                ErrorKind.TRANSPORT,
-                                f"No complete answer within {request.timeout:g} s",
+                        if bound is _Bound.GRACE:
+                            yield ExchangeFinding(clock.now(), limits.lingering())
+                        elif bound is _Bound.DEADLINE:
+                            yield clean(limits.deadline_error())
+                        else:
+                            yield clean(
+                                ExchangeError(
+                                    clock.now(),
+                                    ErrorKind.TRANSPORT,
+                                    f"No complete answer within {request.timeout:g} s",
+                                )
                             )
-                        )
                         break
                     if budget is not None:
                         budget -= clock.now() - started
@@ -143,6 +168,14 @@ async def run(
                     if judge is not None:
                         judge.see(event)
                     yield event
+                    for found in limits.findings(event):
+                        # Findings quote the server's values: masked like error texts.
+                        finding = dataclasses.replace(
+                            found.finding,
+                            message=redact(found.finding.message, secrets),
+                            raw=redact(found.finding.raw, secrets),
+                        )
+                        yield dataclasses.replace(found, finding=finding)
         if judge is not None and outcome is Outcome.OK:
             for message in judge.verdict():
                 yield clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
@@ -156,6 +189,78 @@ async def run(
         message = f"Unexpected {type(exc).__name__}: {exc}"
         yield clean(ExchangeError(clock.now(), ErrorKind.TRANSPORT, message))
     yield ExchangeEnd(clock.now(), outcome)
+
+
+class _Bound(Enum):
+    """Which bound the next wait runs into."""
+
+    TIMEOUT = "timeout"
+    DEADLINE = "deadline"
+    GRACE = "grace"
+
+
+class _Limits:
+    """The time bounds of one exchange beyond ``--timeout`` (the deadline, the grace after
+    the task ended) and the findings of each event."""
+
+    def __init__(self, request: A2ARequest, clock: Clock) -> None:
+        self._clock = clock
+        self._version = request.version
+        self._binding = request.binding
+        self._deadline = request.deadline
+        self._grace_at: float | None = None
+
+    def wait(self, budget: float | None) -> tuple[float | None, _Bound]:
+        """How long the next event may take, and which bound that is."""
+        now = self._clock.now()
+        bounds: list[tuple[float, _Bound]] = []
+        if budget is not None:
+            bounds.append((budget, _Bound.TIMEOUT))
+        if self._deadline is not None:
+            bounds.append((self._deadline - now, _Bound.DEADLINE))
+        if self._grace_at is not None:
+            bounds.append((self._grace_at - now, _Bound.GRACE))
+        if not bounds:
+            return None, _Bound.TIMEOUT
+        wait, bound = min(bounds, key=lambda pair: pair[0])
+        return max(wait, 0.0), bound
+
+    def findings(self, event: ExchangeEvent) -> list[ExchangeFinding]:
+        """The findings ``event`` carries; notes when a stream's task has ended."""
+        if isinstance(event, StreamItem):
+            info = classify_item(event)
+            if self._grace_at is None and self._ended(info.kind, info.final, info.state):
+                self._grace_at = self._clock.now() + STREAM_END_GRACE_S
+            found = item_findings(self._version, self._binding, event.json, info)
+            return [ExchangeFinding(event.t, f, event.seq) for f in found]
+        if isinstance(event, ResponseBody) and event.json is not NOT_JSON:
+            found = body_findings(self._version, self._binding, event.json)
+            return [ExchangeFinding(event.t, f) for f in found]
+        return []
+
+    def _ended(self, kind: ItemKind, final: bool | None, state: TaskState | None) -> bool:
+        if kind in (ItemKind.ERROR, ItemKind.COMMENT, ItemKind.INCOMPLETE):
+            return False
+        if self._version is ProtocolVersion.V0_3:
+            return final is True
+        return state is not None and (state.terminal or state.interrupted)
+
+    def lingering(self) -> Finding:
+        return Finding(
+            "stream-lingers",
+            f"The server kept the stream open {STREAM_END_GRACE_S:g} s after the task "
+            "ended; the client closed it",
+            section="§9.1",
+            spec="A2A 0.3 §7.2.2" if self._version is ProtocolVersion.V0_3 else "A2A 1.0 §3.1.2",
+        )
+
+    def deadline_error(self) -> ExchangeError:
+        return ExchangeError(
+            self._clock.now(),
+            ErrorKind.TRANSPORT,
+            f"DEADLINE_EXCEEDED: the exchange did not end within the {self._deadline:g} s deadline",
+            "DEADLINE_EXCEEDED",
+        )
 
 
 class _StreamJudge:

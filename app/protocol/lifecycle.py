@@ -15,16 +15,23 @@ Rules (docs/PROTOCOL.md §9.1; A2A 1.0 spec §3.1.2, §11.7; 0.3 §7.2.2):
   submitted or working;
 - ``id-changed``: the task id or context id changed mid-stream;
 - ``append-without-chunk``: an artifact update with ``append: true`` for an artifact the
-  stream has not shown before.
+  stream has not shown before;
+- ``first-not-task``: a 1.0 stream whose first event is a status or artifact update, not the
+  Task (or a single Message) it must begin with (1.0 §3.1.2, §3.1.6).
+
+Each finding is a :class:`app.protocol.findings.Finding` (warning severity).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from app.protocol.findings import Finding
 from app.protocol.stream_items import ItemInfo, ItemKind, TaskState
 from app.protocol.types import ProtocolVersion
+
+# Items that say nothing about the task (the lifecycle checks skip them).
+_NOT_EVENTS = frozenset({ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END, ItemKind.INCOMPLETE})
 
 
 class StreamEnding(StrEnum):
@@ -40,18 +47,12 @@ class StreamEnding(StrEnum):
     ERROR = "ended with an error"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One lint warning: a rule id and a sentence for the user."""
-
-    rule: str
-    message: str
-
-
 class StreamLinter:
     """Lifecycle checks over one connection's items."""
 
-    def __init__(self, version: ProtocolVersion) -> None:
+    def __init__(self, version: ProtocolVersion, *, check_first: bool = False) -> None:
+        """``check_first``: apply ``first-not-task`` (a view of a whole stream from its
+        start, such as :class:`app.protocol.stream_session.StreamSession`)."""
         self.version = version
         self.state: TaskState | None = None
         self.task_id = ""
@@ -61,10 +62,21 @@ class StreamLinter:
         self.saw_message = False
         self._terminal: TaskState | None = None
         self._artifacts: set[str] = set()
+        self._first = check_first and version is ProtocolVersion.V1_0  # first still to judge
 
     def feed(self, info: ItemInfo) -> list[Finding]:
         """Check one item; returns the findings for its row (often none)."""
         state = info.state
+        if self._first and info.kind not in _NOT_EVENTS:
+            self._first = False
+            if info.kind in (ItemKind.STATUS_UPDATE, ItemKind.ARTIFACT_UPDATE):
+                first = Finding(
+                    "first-not-task",
+                    f"The 1.0 stream begins with a {info.kind.value} event, not with the Task",
+                    section="§9.1",
+                    spec="A2A 1.0 §3.1.2",
+                )
+                return [first, *self.feed(info)]
         if (
             info.kind is ItemKind.STATUS_UPDATE
             and self._terminal is None
@@ -80,7 +92,7 @@ class StreamLinter:
             if state is not None and state is not TaskState.UNSPECIFIED:
                 self.state = state
             return []
-        if info.kind in (ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END):
+        if info.kind in _NOT_EVENTS:
             return []
         findings: list[Finding] = []
         findings += self._check_ids(info)

@@ -38,6 +38,8 @@ class A2ARequest:
             field in gRPC and JSON-RPC params. Empty when the interface has none.
         timeout: seconds to wait for the complete answer (unary) or for the stream to
             start (streaming); see :func:`app.protocol.exchange.run`.
+        deadline: seconds the whole exchange may take, streams included (None: no bound);
+            past it the exchange ends with a ``DEADLINE_EXCEEDED`` transport error.
         max_response_bytes: a larger response body is cut off and reported as an error.
         rest_subscribe_verb: ``POST`` (spec prose, SDK clients) or ``GET`` (the proto's
             http rule) for ``SubscribeToTask`` / ``TaskSubscription`` over HTTP+JSON.
@@ -55,6 +57,7 @@ class A2ARequest:
     query: Headers = field(default=())
     tenant: str = ""
     timeout: float = DEFAULT_TIMEOUT_S
+    deadline: float | None = None
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     rest_subscribe_verb: str = "POST"
     secret_headers: tuple[str, ...] = ()
@@ -154,6 +157,10 @@ def check_request(request: A2ARequest) -> None:
     """
     if not (math.isfinite(request.timeout) and request.timeout > 0):
         raise UsageError("The timeout must be a positive number of seconds")
+    if request.deadline is not None and not (
+        math.isfinite(request.deadline) and request.deadline > 0
+    ):
+        raise UsageError("The deadline must be a positive number of seconds")
     for name, value in request.headers:
         if not _TOKEN.fullmatch(name):
             raise UsageError(f"{name!r} is not a valid header name")

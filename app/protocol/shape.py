@@ -39,6 +39,8 @@ class ShapeIssue(StrEnum):
     WRONG_VERSION_PART = "wrong_version_part"
     WRONG_VERSION_ROLE = "wrong_version_role"
     WRONG_PARTS_FIELD = "wrong_parts_field"
+    SCHEMA_VIOLATION = "schema_violation"
+    """The body breaks the method's generated request schema (:mod:`app.spec.validate`)."""
 
 
 @dataclass(frozen=True, slots=True)

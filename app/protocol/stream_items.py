@@ -32,6 +32,8 @@ class ItemKind(StrEnum):
     ARTIFACT_UPDATE = "artifact-update"
     ERROR = "error"
     COMMENT = "comment"
+    INCOMPLETE = "incomplete"
+    """An SSE event the stream ended in the middle of: not dispatched (WHATWG), raw only."""
     END = "end"
 
 
@@ -221,6 +223,14 @@ def classify_json(value: Any) -> ItemInfo:
     kind = value.get("kind")
     if isinstance(kind, str) and kind in _KIND_OBJECTS:
         return _KIND_OBJECTS[kind](value)
+    # Bare Task and update objects first: their own keys (a `message`, say) are not wrappers.
+    if "taskId" in value:
+        if "artifact" in value:
+            return _artifact_info(value)
+        if type(value.get("status")) is dict:
+            return _status_info(value)
+    elif "id" in value and type(value.get("status")) is dict:
+        return _task_info(value)
     for key, build in _WRAPPERS.items():
         inner = value.get(key)
         if isinstance(inner, dict):

@@ -17,7 +17,8 @@ from app.protocol.events import (
     ResponseBody,
     StreamItem,
 )
-from app.protocol.lifecycle import Finding, StreamEnding, StreamLinter
+from app.protocol.findings import Finding
+from app.protocol.lifecycle import StreamEnding, StreamLinter
 from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_item, classify_json
 from app.protocol.types import ProtocolVersion
 
@@ -65,7 +66,9 @@ class StreamSession:
     def begin_connection(self) -> int:
         """A connection opens (the first, or a resubscription); returns its number."""
         self.connection += 1
-        self._linter = StreamLinter(self.version)
+        # The first event is judged on the first connection (the call that opened the
+        # stream); a resubscription's own first event is not linted here.
+        self._linter = StreamLinter(self.version, check_first=self.connection == 1)
         self._transport_error = False
         self.running = True
         self.ending = None

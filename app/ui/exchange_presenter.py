@@ -14,6 +14,7 @@ from app.protocol.events import (
     NOT_JSON,
     ExchangeEnd,
     ExchangeError,
+    ExchangeFinding,
     Outcome,
     RequestSent,
     ResponseBody,
@@ -69,6 +70,14 @@ class ExchangePresenter(QObject):
         if isinstance(event, StreamItem):
             if timeline is not None:
                 self._last_row = timeline.add_item(event)
+            return
+        if isinstance(event, ExchangeFinding):
+            # Findings follow the item or body they concern: the row stays the same.
+            view.show_finding(event)
+            if timeline is not None and self._last_row is not None:
+                timeline.attach_finding(self._last_row, event.finding)
+            elif timeline is not None:
+                timeline.add_finding(event)
             return
         if isinstance(event, RequestSent):
             view.show_request(event)

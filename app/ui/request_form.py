@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -58,6 +59,16 @@ class RequestForm(QWidget):
         self.tenant_edit.setPlaceholderText("tenant")
         self.tenant_edit.setToolTip("The interface's tenant (1.0); set by “Use this interface”")
         self.tenant_edit.setMaximumWidth(140)
+        # A bound on the whole exchange, streams included (A2ARequest.deadline); 0 = none.
+        self.deadline_spin = QDoubleSpinBox()
+        self.deadline_spin.setObjectName("deadlineSpin")
+        self.deadline_spin.setRange(0.0, 86400.0)
+        self.deadline_spin.setDecimals(1)
+        self.deadline_spin.setSuffix(" s")
+        self.deadline_spin.setSpecialValueText("no deadline")
+        self.deadline_spin.setToolTip(
+            "Deadline for the whole exchange, streams included (DEADLINE_EXCEEDED past it)"
+        )
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
         self.send_button.setToolTip("Send the request (Ctrl+Enter)")
@@ -96,6 +107,7 @@ class RequestForm(QWidget):
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
         row1.addWidget(self.tenant_edit)
+        row1.addWidget(self.deadline_spin)
         row1.addWidget(self.send_button)
         row2 = QHBoxLayout()
         row2.addWidget(QLabel("Method"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ from app.protocol.events import (
 )
 from app.protocol.followups import follow_up_method, is_streaming, task_request, template_context
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.shape import ShapeIssue, check_body, expected_shape
+from app.protocol.shape import ShapeIssue, expected_shape
 from app.protocol.types import ProtocolVersion
 from app.spec.draft import RequestDraft
+from app.spec.validate import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.card_panel import CardPanel, capabilities_dict
@@ -157,7 +159,9 @@ class RequestTab(RequestForm):
         Raises:
             UsageError: the credential cannot be encoded (API key without a name, …).
         """
-        return self.draft.build_request(self.form())
+        request = self.draft.build_request(self.form())
+        deadline = self.deadline_spin.value()
+        return dataclasses.replace(request, deadline=deadline) if deadline > 0 else request
 
     # --- saving to and opening from a spec ----------------------------------------------
 
@@ -321,7 +325,7 @@ class RequestTab(RequestForm):
             return
         problems = [
             p
-            for p in check_body(
+            for p in check_request_body(
                 self.version, self.binding, self.method, self.body_editor.toPlainText()
             )
             if p.issue is not ShapeIssue.NOT_JSON

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 from app.protocol.events import (
     ExchangeEnd,
     ExchangeError,
+    ExchangeFinding,
     Outcome,
     RequestSent,
     ResponseBody,
@@ -30,6 +31,10 @@ _IDLE_STYLE = (
 )
 _BANNER_STYLE = (
     "color: #b71c1c; background: #ffebee; border: 1px solid #ef9a9a;"
+    " border-radius: 4px; padding: 6px;"
+)
+_FINDINGS_STYLE = (
+    "color: #4e342e; background: #fff8e1; border: 1px solid #ffb300;"
     " border-radius: 4px; padding: 6px;"
 )
 
@@ -64,6 +69,13 @@ class ResponseView(QWidget):
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.setStyleSheet(_BANNER_STYLE)
         self.error_label.hide()
+        self._findings: list[str] = []
+        self.findings_label = QLabel("")
+        self.findings_label.setObjectName("responseFindingsLabel")
+        self.findings_label.setWordWrap(True)
+        self.findings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.findings_label.setStyleSheet(_FINDINGS_STYLE)
+        self.findings_label.hide()
 
         self.pretty_view = CodeView("prettyBodyView", read_only=True)
         self.raw_view = CodeView("rawBodyView", read_only=True, json=False)
@@ -80,6 +92,7 @@ class ResponseView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(head)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.findings_label)
         layout.addWidget(self.tabs, 1)
 
     def clear(self) -> None:
@@ -94,6 +107,8 @@ class ResponseView(QWidget):
         self.time_label.setText("")
         self.size_label.setText("")
         self.error_label.hide()
+        self._findings = []
+        self.findings_label.hide()
         for view in (self.pretty_view, self.raw_view, self.headers_view, self.request_view):
             view.set_text("")
 
@@ -123,6 +138,13 @@ class ResponseView(QWidget):
         self._error_events.append(event)
         self.error_label.setText("\n\n".join(self._errors))
         self.error_label.show()
+
+    def show_finding(self, event: ExchangeFinding) -> None:
+        """Add a finding (a deviation the client understood) to the amber banner."""
+        where = f"#{event.seq} " if event.seq is not None else ""
+        self._findings.append(f"⚠ {where}{event.finding}")
+        self.findings_label.setText("\n".join(self._findings[-20:]))
+        self.findings_label.show()
 
     def show_end(self, event: ExchangeEnd) -> None:
         """Final outcome and elapsed time; errors turn the status badge red."""

@@ -31,8 +31,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from app.protocol.events import NOT_JSON
+from app.protocol.findings import Finding
 from app.protocol.jsonparse import parse_event_data
-from app.protocol.lifecycle import Finding
 from app.protocol.sse import SseDecoder
 from app.protocol.stream_items import ItemKind, TaskState
 

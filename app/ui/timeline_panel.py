@@ -30,7 +30,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.protocol.events import NOT_JSON, ExchangeError, Outcome, ResponseBody, StreamItem
+from app.protocol.events import (
+    NOT_JSON,
+    ExchangeError,
+    ExchangeFinding,
+    Outcome,
+    ResponseBody,
+    StreamItem,
+)
+from app.protocol.findings import Finding
 from app.protocol.lifecycle import StreamEnding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.protocol.stream_session import StreamSession
@@ -271,6 +279,27 @@ class TimelinePanel(QWidget):
         row.kind = ItemKind.ERROR
         row.summary = " ".join(error_text(error).split())
         self.model.refresh(row)
+
+    def attach_finding(self, index: int, finding: Finding) -> None:
+        """A finding (:class:`app.protocol.events.ExchangeFinding`) on the item of row
+        ``index``: shown with the row's lint."""
+        row = self.model.get(index)
+        row.findings = [*row.findings, finding]
+        self.model.refresh(row)
+
+    def add_finding(self, event: ExchangeFinding) -> None:
+        """A finding on the stream as a whole (a server lingering after the task ended)."""
+        self.model.append(
+            TimelineRow(
+                event.t * 1000.0,
+                ItemKind.COMMENT,
+                self.task_id,
+                summary=event.finding.message,
+                findings=[event.finding],
+                connection=self.session.connection,
+                marker=True,
+            )
+        )
 
     def add_error(self, error: ExchangeError) -> None:
         """An error of the exchange (rpc, protocol, transport) as a red row."""

@@ -85,8 +85,10 @@ def test_lint_on_an_item_names_its_seq() -> None:
     changed.json["taskId"] = "t2"
     events = [sent(streaming=True, version=ProtocolVersion.V1_0), status(1, "working"), changed]
     records = [json.loads(line) for line in run("jsonl", events)]
-    assert [r["event"] for r in records] == ["request", "item", "item", "lint"]
-    assert records[3]["rule"] == "id-changed" and records[3]["seq"] == 2
+    # A 1.0 stream that begins with a status update, not the Task, is linted too.
+    assert [r["event"] for r in records] == ["request", "item", "lint", "item", "lint"]
+    assert records[2]["rule"] == "first-not-task" and records[2]["seq"] == 1
+    assert records[4]["rule"] == "id-changed" and records[4]["seq"] == 2
     assert run("pretty", events)[-1].startswith("⚠ #2 id-changed: Task id changed")
 
 
@@ -102,3 +104,18 @@ def test_a_unary_call_prints_no_lint() -> None:
         "response",
         "end",
     ]
+
+
+def test_a_finding_has_a_record_and_a_pretty_line() -> None:
+    from app.protocol.events import ExchangeFinding
+    from app.protocol.findings import Finding, Severity
+
+    finding = Finding("null-id", "A null id", Severity.ERROR, "§2.1", "JSON-RPC 2.0 §5", "$.id")
+    events = [sent(streaming=False), ExchangeFinding(0.1, finding)]
+    (record,) = [json.loads(line) for line in run("jsonl", events)[1:]]
+    assert record == {"event": "finding", "severity": "error", "rule": "null-id",
+                      "message": "A null id", "section": "§2.1", "spec": "JSON-RPC 2.0 §5",
+                      "path": "$.id", "seq": None}  # fmt: skip
+    assert run("pretty", events)[-1] == (
+        "◆ error null-id: A null id at $.id (§2.1, JSON-RPC 2.0 §5)"
+    )

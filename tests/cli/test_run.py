@@ -215,3 +215,25 @@ def _shape(value: Any) -> Any:
     if isinstance(value, list):
         return [_shape(v) for v in value]
     return value
+
+
+def test_run_strict_and_deadline(tmp_path: Path) -> None:
+    from tests.helpers.bad_server import Canned, bad_server
+
+    task = {"id": "t", "status": {"state": "cancelled"}}  # British: an error finding
+    canned = Canned(body=json.dumps({"jsonrpc": "2.0", "id": 1, "result": task}).encode())
+    spec = tmp_path / "t.yaml"
+    spec.write_text(
+        "openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths:\n  /a2a/get:\n    post:\n"
+        "      operationId: get\n      x-protocol: a2a\n      x-a2a:\n        version: '1.0'\n"
+        "        binding: JSONRPC\n        endpoint: '{{baseUrl}}'\n        method: GetTask\n"
+        "        example: {jsonrpc: '2.0', id: 1, method: GetTask, params: {id: t}}\n"
+    )
+    with bad_server(canned) as url:
+        status, records, _ = run_cli(str(spec), "--var", f"baseUrl={url}")
+        strict, _, _ = run_cli(str(spec), "--var", f"baseUrl={url}", "--strict")
+        bounded, _, _ = run_cli(str(spec), "--var", f"baseUrl={url}", "--deadline", "30")
+    assert (status, strict, bounded) == (0, 2, 0)
+    finding = next(r for r in records if r["event"] == "finding")
+    assert finding["operation"] == "get" and finding["raw"] == "cancelled"
+    assert finding["path"] == "$.result.status.state"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.bad_server import Canned, bad_server
+from tests.helpers.sse_server import sse_server
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,7 +90,10 @@ def test_body_params_are_sent_verbatim(tmp_path: Path) -> None:
     params = '{"message": {"n": 1.50, "z": 1, "a": 2}}'
     (tmp_path / "p.json").write_text(params)
     with bad_server(canned) as url:
-        code, lines = send(url, "--method", "SendMessage", "--body", str(tmp_path / "p.json"))
+        # The params break the request schema on purpose (app/spec/validate.py): forced.
+        code, lines = send(
+            url, "--method", "SendMessage", "--body", str(tmp_path / "p.json"), "--force"
+        )
     assert code == 0, lines
     sent = canned.received[0][3].decode()
     assert sent.endswith('"params": ' + params + "}")
@@ -162,3 +166,27 @@ def test_secrets_are_masked_in_request_events() -> None:
     assert code == 0
     assert lines[0]["headers"]["Authorization"] == "Bearer ****"
     assert "s3cr3t" not in json.dumps(lines)
+
+
+def test_findings_are_printed_and_fail_only_under_strict() -> None:
+    canned = Canned(body=OK_RESULT)  # "id": null on a success: a finding of error severity
+    with bad_server(canned) as url:
+        code, lines = send(url, "--method", "SendMessage")
+        strict, _ = send(url, "--method", "SendMessage", "--strict")
+    assert code == 0 and strict == 2
+    (finding,) = by_event(lines, "finding")
+    assert finding["rule"] == "null-id" and finding["severity"] == "error"
+    assert (finding["path"], finding["spec"], finding["seq"]) == ("$.id", "JSON-RPC 2.0 §5", None)
+    assert [r["event"] for r in lines][-2:] == ["finding", "end"]
+
+
+def test_deadline_ends_the_exchange_with_deadline_exceeded() -> None:
+    script = [b'data: {"jsonrpc":"2.0","id":@ID@,"result":{"task":{"id":"t","status":'
+              b'{"state":"TASK_STATE_WORKING"}}}}\n\n', *([b": ping\n\n", 0.2] * 50)]  # fmt: skip
+    with sse_server(script) as srv:
+        code, lines = send(
+            srv.url, "--method", "SendStreamingMessage", "--deadline", "0.5", "--timeout", "5"
+        )
+    assert code == 2
+    (error,) = by_event(lines, "error")
+    assert error["code"] == "DEADLINE_EXCEEDED" and error["kind"] == "transport"

@@ -39,8 +39,11 @@ def test_0_3_jsonrpc_send_result_is_discriminated_by_kind() -> None:
     assert check(V03, "message/send", J, {"task": task}) == (
         'message/send result has kind None, expected "task" or "message"'
     )
-    # A 1.0 state in a 0.3 JSON-RPC task is reported, not accepted.
-    bad = {**task, "status": {"state": "TASK_STATE_COMPLETED"}}
+    # A 1.0 state in a 0.3 JSON-RPC task is understood: a finding, not a protocol error
+    # (tests/protocol/test_findings.py); a state that is no value at all is refused.
+    other = {**task, "status": {"state": "TASK_STATE_COMPLETED"}}
+    assert check(V03, "tasks/get", J, other) is None
+    bad = {**task, "status": {"state": {"x": 1}}}
     assert "not a 0.3 JSON-RPC state" in (check(V03, "tasks/get", J, bad) or "")
 
 
@@ -50,8 +53,11 @@ def test_0_3_proto_dialect_for_rest_and_grpc() -> None:
     assert check(V03, "tasks/cancel", G, task) is None
     msg = {"messageId": "m", "role": "ROLE_AGENT", "content": [{"text": "x"}]}
     assert check(V03, "message/send", G, {"message": msg}) is None
-    assert "TASK_STATE_CANCELED" in (
-        check(V03, "tasks/get", R, {"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}) or ""
+    assert (
+        check(V03, "tasks/get", R, {"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}) is None
+    )
+    assert "not a 0.3 proto state" in (
+        check(V03, "tasks/get", R, {"id": "t", "status": {"state": None}}) or ""
     )
 
 

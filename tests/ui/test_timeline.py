@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit, QPushButton, QTableView
 
 from app.protocol.events import NOT_JSON, Outcome
-from app.protocol.lifecycle import Finding
+from app.protocol.findings import Finding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab

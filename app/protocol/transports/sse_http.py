@@ -49,7 +49,7 @@ from app.protocol.http import (
 )
 from app.protocol.jsonparse import parse_event_data
 from app.protocol.sse import SseDecoder, SseEvent
-from app.protocol.stream_items import classify_frame
+from app.protocol.stream_items import ItemInfo, ItemKind, classify_frame
 
 if TYPE_CHECKING:
     from app.protocol.transports.http_exchange import Judge
@@ -151,13 +151,13 @@ async def _stream_items(
     except httpx.HTTPError as exc:
         for frame in decoder.close():
             seq += 1
-            yield await _big_item(frame, seq, clock)
+            yield _incomplete_item(frame, seq, clock)
         message = describe_transport_error(exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Stream cut off: {message}")
         return
     for frame in decoder.close():
         seq += 1
-        yield await _big_item(frame, seq, clock)
+        yield _incomplete_item(frame, seq, clock)
         yield ExchangeError(
             clock.now(),
             ErrorKind.PROTOCOL,
@@ -172,7 +172,18 @@ def _item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
     if frame.data is not None:
         value, error = parse_event_data(frame.data)
     info = classify_frame(value, error, frame.event, frame.raw)
-    return StreamItem(clock.now(), seq, frame.raw, value, error, frame.event, info)
+    return StreamItem(
+        clock.now(), seq, frame.raw, value, error, frame.event, info, frame.last_event_id
+    )
+
+
+def _incomplete_item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
+    """The event the stream ended in the middle of: per the standard it is not dispatched,
+    so its data is not parsed; the raw bytes are shown as an ``incomplete`` item."""
+    text = frame.raw.decode("utf-8", "replace")
+    summary = " ".join(f"incomplete event, not dispatched: {text}".split())[:160]
+    info = ItemInfo(ItemKind.INCOMPLETE, summary=summary)
+    return StreamItem(clock.now(), seq, frame.raw, NOT_JSON, "", frame.event, info)
 
 
 async def _big_item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
@@ -181,7 +192,9 @@ async def _big_item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
         return _item(frame, seq, clock)
     value, error = await asyncio.to_thread(parse_event_data, frame.data)
     info = classify_frame(value, error, frame.event, frame.raw)
-    return StreamItem(clock.now(), seq, frame.raw, value, error, frame.event, info)
+    return StreamItem(
+        clock.now(), seq, frame.raw, value, error, frame.event, info, frame.last_event_id
+    )
 
 
 async def _plain_body(
