@@ -33,6 +33,14 @@ def _verify(argv: list[str]) -> int:
     return main(argv)
 
 
+SUMMARIES: dict[str, str] = {
+    "demo-agent": "run the bundled A2A demo agent on loopback",
+    "run": "send the requests saved in an OpenAPI 3.2 document",
+    "send": "send one A2A request, printed as JSON lines",
+    "verify": "verify an Agent Card's JWS signatures against a JWKS",
+}
+"""One line per subcommand for ``a2a-workbench --help``."""
+
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "demo-agent": _demo_agent,
     "run": _run,

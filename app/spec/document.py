@@ -108,6 +108,19 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.place}: {self.message}"
 
+    @property
+    def wording(self) -> str:
+        """The problem in words for the user, by ``kind`` (CLI warning, spec dock)."""
+        lead = _PROBLEM_LEADS.get(self.kind, _PROBLEM_LEADS["skipped"])
+        return f"{lead}: {self}"
+
+
+_PROBLEM_LEADS = {
+    "skipped": "skipped invalid operation",
+    "unrepresented": "not representable, file will not be saved over",
+    "external-ref": "remote $ref not fetched",
+}
+
 
 @dataclass
 class SpecDocument:
