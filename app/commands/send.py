@@ -23,6 +23,7 @@ import sys
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.output import EXIT_STATUS, Printer
+from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.auth import (
     ApiKeyLocation,
@@ -32,7 +33,6 @@ from app.protocol.auth import (
     secret_query_names,
 )
 from app.protocol.catalog import TemplateContext, find_method, methods_for
-from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
 from app.protocol.request import A2ARequest, parse_body, render_body
@@ -128,17 +128,14 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     """Build the request the arguments describe.
 
     Raises:
-        CliUsageError: unknown method for --text, unreadable or invalid --body.
+        UsageError: unknown method for --text, unreadable or invalid --body, bad credentials.
     """
     version = ProtocolVersion(args.version)
     binding = Binding(args.binding)
     spec = find_method(version, args.method)
     if args.body is not None:
         params_text = _read_body(args.body)
-        try:
-            parse_body(params_text)
-        except UsageError as exc:
-            raise CliUsageError(str(exc)) from exc
+        parse_body(params_text)
         if binding is Binding.JSONRPC:
             # Wrap the params text as given, so numbers and key order reach the peer unchanged.
             head = json.dumps({"jsonrpc": "2.0", "id": new_request_id(), "method": args.method})
@@ -171,10 +168,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         headers=tuple(parse_header(h) for h in args.header),
         timeout=args.timeout,
     )
-    try:
-        return apply_auth(request, parse_auth(args), args.extension)
-    except UsageError as exc:
-        raise CliUsageError(str(exc)) from exc
+    return apply_auth(request, parse_auth(args), args.extension)
 
 
 def _read_body(source: str) -> str:
@@ -201,7 +195,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         request = request_from_args(args)
-    except CliUsageError as exc:
+    except UsageError as exc:  # CliUsageError, or the request cannot be built
         return usage_exit(
             str(exc),
             [
