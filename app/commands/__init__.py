@@ -1,7 +1,8 @@
 """Headless subcommands. Each module exposes ``main(argv: list[str]) -> int``.
 
-The table below is the public CLI surface (documented in README.md); adding a command is
-one import and one entry.
+The tables below are the public CLI surface (documented in README.md); adding a command is
+one function, one entry in ``SUBCOMMANDS`` and one line in ``SUMMARIES`` (``--help``). Its
+parser comes from ``app.commands.cli.parser`` so that usage errors exit 3 alike.
 """
 
 from __future__ import annotations
