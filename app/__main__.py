@@ -28,6 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:
         return SUBCOMMANDS[args[0]](args[1:])
+    if args and args[0] in ("-h", "--help"):
+        from app.commands import SUMMARIES
+        from app.commands.cli import gui_parser
+
+        gui_parser(SUMMARIES).print_help()
+        return 0
     if args and args[0] in ("-V", "--version"):
         from app import __version__
 

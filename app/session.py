@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from app.errors import WorkbenchError
 from app.fileio import atomic_write, set_aside
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
@@ -35,8 +36,12 @@ CLOSED_LIMIT = 20
 APP_NAME = "a2a-workbench"
 
 
-class SessionError(Exception):
-    """The session file cannot be read or is not a session (the message says why)."""
+class SessionError(WorkbenchError):
+    """The session file cannot be read or is not a session (the message says why).
+
+    Raised by the readers of this module (``request_from_dict``, ``loads``). Caught
+    in this module: a bad tab is skipped, a bad file is set aside and an empty session used.
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Headless subcommands. Each module exposes ``main(argv: list[str]) -> int``.
 
-The table below is the public CLI surface (documented in README.md); adding a command is
-one import and one entry.
+The tables below are the public CLI surface (documented in README.md); adding a command is
+one function, one entry in ``SUBCOMMANDS`` and one line in ``SUMMARIES`` (``--help``). Its
+parser comes from ``app.commands.cli.parser`` so that usage errors exit 3 alike.
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ def _verify(argv: list[str]) -> int:
 
     return main(argv)
 
+
+SUMMARIES: dict[str, str] = {
+    "demo-agent": "run the bundled A2A demo agent on loopback",
+    "run": "send the requests saved in an OpenAPI 3.2 document",
+    "send": "send one A2A request, printed as JSON lines",
+    "verify": "verify an Agent Card's JWS signatures against a JWKS",
+}
+"""One line per subcommand for ``a2a-workbench --help``."""
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "demo-agent": _demo_agent,

@@ -23,9 +23,10 @@ import sys
 from collections.abc import AsyncIterator, Iterable
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
-from app.commands.output import EXIT_OK, EXIT_TRANSPORT, EXIT_USAGE, Printer, pretty
+from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.output import EXIT_OK, EXIT_TRANSPORT, Printer, pretty
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
@@ -90,18 +91,9 @@ async def recorded(
 # --- the history command ----------------------------------------------------------------
 
 
-class UsageExit(Exception):
-    """A command-line usage problem; exit status 3."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageExit(f"{self.prog}: {message}")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="a2a-workbench history", description="The recorded exchanges.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = parser("a2a-workbench history", "The recorded exchanges.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=type(p))
     ls = sub.add_parser("list", help="entries, newest first")
     ls.add_argument("--limit", type=int, default=50)
     ls.add_argument("--text", default="", help="substring of endpoint, URL, method or error")
@@ -170,7 +162,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     ids = [args.id] if args.command == "show" else list(args.ids)
     missing = [i for i in ids if store.entry(i) is None]
     if missing:
-        raise UsageExit(f"no history entry {', '.join(map(str, missing))}")
+        raise CliUsageError(f"no history entry {', '.join(map(str, missing))}")
     if args.command == "show":
         for record in event_records(store.iter_events(args.id)):
             text = json.dumps(record, ensure_ascii=False)
@@ -200,9 +192,8 @@ def main(argv: list[str]) -> int:
     """Run ``history``; returns the exit status (see module docstring)."""
     try:
         args = build_parser().parse_args(argv)
-    except UsageExit as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+    except CliUsageError as exc:
+        return usage_exit(str(exc))
     try:
         store = HistoryStore.open()
     except HistoryUnavailable as exc:
@@ -212,9 +203,8 @@ def main(argv: list[str]) -> int:
         print(f"warning: {notice}", file=sys.stderr)
     try:
         return _run(args, store)
-    except UsageExit as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+    except CliUsageError as exc:
+        return usage_exit(str(exc))
     except BrokenPipeError:
         with suppress(OSError):
             sys.stdout.close()

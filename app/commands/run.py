@@ -24,33 +24,24 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
+from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
-from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, pretty
+from app.commands.output import EXIT_STATUS, Printer, pretty
 from app.commands.send import add_exchange_options, strict_status
+from app.errors import UsageError
 from app.protocol import exchange
-from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.spec.document import SavedOperation, SpecError, load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import Resolver, parse_var
 
 
-class UsageExit(Exception):
-    """A command-line usage problem; exit status 3."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageExit(f"{self.prog}: {message}")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``run`` argument parser."""
-    p = _Parser(
-        prog="a2a-workbench run",
-        description="Send the A2A requests saved in an OpenAPI 3.2 document (x-a2a).",
+    p = parser(
+        "a2a-workbench run", "Send the A2A requests saved in an OpenAPI 3.2 document (x-a2a)."
     )
     p.add_argument("spec", help="the OpenAPI document (YAML or JSON)")
     p.add_argument(
@@ -76,7 +67,7 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
     """The operations named in ``wanted`` (in that order), or all of them.
 
     Raises:
-        UsageExit: an unknown operationId (the message lists the known ones).
+        CliUsageError: an unknown operationId (the message lists the known ones).
     """
     if not wanted:
         return operations
@@ -84,7 +75,7 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
     missing = [w for w in wanted if w not in by_id]
     if missing:
         known = ", ".join(by_id) or "(none)"
-        raise UsageExit(f"unknown operation {', '.join(missing)} (A2A operations: {known})")
+        raise CliUsageError(f"unknown operation {', '.join(missing)} (A2A operations: {known})")
     return [by_id[w] for w in wanted]
 
 
@@ -160,18 +151,16 @@ def main(argv: list[str]) -> int:
         try:
             doc = load(Path(args.spec))
         except SpecError as exc:
-            raise UsageExit(str(exc)) from exc
+            raise CliUsageError(str(exc)) from exc
         for problem in doc.problems:
-            print(f"warning: skipped invalid operation: {problem}", file=sys.stderr)
+            print(f"warning: {problem.wording}", file=sys.stderr)
         if doc.notice:
             print(doc.notice, file=sys.stderr)
         operations = select(doc.operations(), args.operation)
         if not operations:
-            raise UsageExit(f"{args.spec}: no A2A operations (operations with x-a2a)")
-    except (UsageExit, UsageError) as exc:
-        print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+            raise CliUsageError(f"{args.spec}: no A2A operations (operations with x-a2a)")
+    except UsageError as exc:  # CliUsageError, or a bad --var
+        return usage_exit(str(exc), [{"event": "error", "kind": "usage", "message": str(exc)}])
     resolver = Resolver(values)
     findings: list[int] = []
     try:

@@ -23,10 +23,11 @@ import asyncio
 import json
 import os
 import sys
-from typing import NoReturn
 
+from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
-from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, EXIT_USAGE, Printer
+from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
+from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.auth import (
     ApiKeyLocation,
@@ -36,7 +37,6 @@ from app.protocol.auth import (
     secret_query_names,
 )
 from app.protocol.catalog import TemplateContext, find_method, methods_for
-from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
 from app.protocol.request import A2ARequest, parse_body, render_body
@@ -44,18 +44,9 @@ from app.protocol.types import Binding, ProtocolVersion
 from app.spec.validate import check_request_body
 
 
-class UsageExit(Exception):
-    """A command-line usage problem; exit status 3."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageExit(f"{self.prog}: {message}")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``send`` argument parser (shared with ``--help``)."""
-    p = _Parser(prog="a2a-workbench send", description="Send one A2A request.")
+    p = parser("a2a-workbench send", "Send one A2A request.")
     p.add_argument(
         "url", help="the interface URL (JSON-RPC endpoint, REST base URL) or gRPC host:port"
     )
@@ -126,7 +117,7 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
     """The credential ``--bearer``, ``--basic`` or ``--api-key`` describes.
 
     Raises:
-        UsageExit: a malformed ``--basic`` or ``--api-key``.
+        CliUsageError: a malformed ``--basic`` or ``--api-key``.
     """
     if args.bearer is not None:
         return AuthConfig.bearer(args.bearer)
@@ -134,7 +125,7 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
         user, sep, password = args.basic.partition(":")
         if not sep:
             # Never echo the value: it is a credential.
-            raise UsageExit("--basic must look like USER:PASS (no ':' found)")
+            raise CliUsageError("--basic must look like USER:PASS (no ':' found)")
         return AuthConfig.basic(user, password)
     if args.api_key is not None:
         spec, location = args.api_key, ApiKeyLocation.HEADER
@@ -143,7 +134,7 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
             spec, location = head, ApiKeyLocation(tail)
         name, sep, value = spec.partition("=")
         if not sep or not name.strip():
-            raise UsageExit(
+            raise CliUsageError(
                 "--api-key must look like NAME=VALUE[@header|query|cookie] (value not shown)"
             )
         return AuthConfig.api_key(name.strip(), value, location)
@@ -154,11 +145,11 @@ def parse_header(text: str) -> tuple[str, str]:
     """``'Name: value'`` → ``("Name", "value")``.
 
     Raises:
-        UsageExit: no colon or an empty name.
+        CliUsageError: no colon or an empty name.
     """
     name, sep, value = text.partition(":")
     if not sep or not name.strip():
-        raise UsageExit(f"--header must look like 'Name: value', got {text!r}")
+        raise CliUsageError(f"--header must look like 'Name: value', got {text!r}")
     return name.strip(), value.strip()
 
 
@@ -166,17 +157,14 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     """Build the request the arguments describe.
 
     Raises:
-        UsageExit: unknown method for --text, unreadable or invalid --body.
+        UsageError: unknown method for --text, unreadable or invalid --body, bad credentials.
     """
     version = ProtocolVersion(args.version)
     binding = Binding(args.binding)
     spec = find_method(version, args.method)
     if args.body is not None:
         params_text = _read_body(args.body)
-        try:
-            parse_body(params_text)
-        except UsageError as exc:
-            raise UsageExit(str(exc)) from exc
+        parse_body(params_text)
         if binding is Binding.JSONRPC:
             # Wrap the params text as given, so numbers and key order reach the peer unchanged.
             head = json.dumps({"jsonrpc": "2.0", "id": new_request_id(), "method": args.method})
@@ -186,7 +174,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     else:
         if spec is None:
             names = ", ".join(m.name for m in methods_for(version))
-            raise UsageExit(
+            raise CliUsageError(
                 f"unknown {version.value} method {args.method!r} (known: {names}); "
                 "use --body to send any method"
             )
@@ -196,7 +184,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         problems = check_request_body(version, binding, args.method, body)
         if problems:
             reasons = "; ".join(str(p) for p in problems)
-            raise UsageExit(
+            raise CliUsageError(
                 f"the body does not fit a {version.value} {binding.value} request: {reasons} "
                 "(--force sends it anyway)"
             )
@@ -210,10 +198,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         timeout=args.timeout,
         deadline=args.deadline,
     )
-    try:
-        return apply_auth(request, parse_auth(args), args.extension)
-    except UsageError as exc:
-        raise UsageExit(str(exc)) from exc
+    return apply_auth(request, parse_auth(args), args.extension)
 
 
 def _read_body(source: str) -> str:
@@ -223,7 +208,7 @@ def _read_body(source: str) -> str:
         with open(source, encoding="utf-8") as fh:
             return fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageExit(f"cannot read --body {source}: {exc}") from exc
+        raise CliUsageError(f"cannot read --body {source}: {exc}") from exc
 
 
 async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) -> Outcome:
@@ -247,11 +232,14 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         request = request_from_args(args)
-    except UsageExit as exc:
-        print(json.dumps({"event": "error", "kind": "usage", "message": str(exc)}))
-        print(json.dumps({"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0}))
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+    except UsageError as exc:  # CliUsageError, or the request cannot be built
+        return usage_exit(
+            str(exc),
+            [
+                {"event": "error", "kind": "usage", "message": str(exc)},
+                {"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0},
+            ],
+        )
     auth = parse_auth(args)
     printer = Printer(
         args.output,

@@ -26,8 +26,10 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from app.commands import cli
+from app.commands.cli import EXIT_USAGE, CliUsageError
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
 from app.protocol.card.read import ReadOutcome, read_card
@@ -40,24 +42,13 @@ from app.protocol.card.verify import (
     verify_card,
 )
 
-EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED, EXIT_USAGE = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    """A command-line usage problem; exit status 3."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
+PROG = "a2a-workbench verify"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``verify`` argument parser (errors raise ``UsageError`` instead of exiting)."""
-    parser = _Parser(
-        prog="a2a-workbench verify",
-        description="Verify an Agent Card's JWS signatures against a JWKS you trust.",
-    )
+    """The ``verify`` argument parser (errors raise ``CliUsageError`` instead of exiting)."""
+    parser = cli.parser(PROG, "Verify an Agent Card's JWS signatures against a JWKS you trust.")
     parser.add_argument("card", metavar="CARD_URL_OR_FILE", help="card URL, base URL or file")
     parser.add_argument("--jwks", required=True, metavar="FILE", help="JWKS (or one JWK) file")
     parser.add_argument(
@@ -85,9 +76,9 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
     if not source.startswith(("http://", "https://")):
         reading = read_card(Path(source), max_bytes=None)
         if reading.outcome is ReadOutcome.FAILED:
-            raise UsageError(f"cannot read card file {source}: {reading.error}")
+            raise CliUsageError(f"cannot read card file {source}: {reading.error}")
         if err := reading.parse_error:
-            raise UsageError(
+            raise CliUsageError(
                 f"card file {source} is not JSON: {err.message} "
                 f"(line {err.line}, column {err.column})"
             )
@@ -96,18 +87,18 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
     result = asyncio.run(fetch_card(source, a2a_version=version, timeout=args.timeout))
     reading = read_card(result)
     if reading.outcome is ReadOutcome.FAILED:
-        raise UsageError(f"card not fetched from {result.card_url}: {reading.error}")
+        raise CliUsageError(f"card not fetched from {result.card_url}: {reading.error}")
     if reading.outcome is ReadOutcome.REDIRECT and result.redirect_location:
-        raise UsageError(
+        raise CliUsageError(
             f"card not fetched: HTTP {result.status} redirect to "
             f"{result.redirect_location} (redirects are not followed)"
         )
     # Only a plain 200 is a card to verify here; any other status is reported as it is.
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
-        raise UsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
+        raise CliUsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
     if err := reading.parse_error:
-        raise UsageError(
+        raise CliUsageError(
             f"card from {result.card_url} is not JSON: {err.message} "
             f"(line {err.line}, column {err.column})"
         )
@@ -221,34 +212,37 @@ def _write_pretty(
     out.write(f"result: {verification.status.value} (exit {code})\n")
 
 
+def _usage_exit(detail: str) -> int:
+    return cli.usage_exit(detail, stderr_line=f"{PROG}: error: {detail}")
+
+
 def main(argv: list[str]) -> int:
     """Run ``verify``; returns the exit status (see module docstring)."""
     try:
         args = build_parser().parse_args(argv)
-    except UsageError as exc:
-        sys.stderr.write(f"a2a-workbench verify: error: {exc}\n")
-        return EXIT_USAGE
+    except CliUsageError as exc:
+        return _usage_exit(exc.detail)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     try:
         try:
             jwks_text = Path(args.jwks).read_bytes()
         except OSError as exc:
-            raise UsageError(f"cannot read JWKS file {args.jwks}: {exc.strerror or exc}") from exc
+            raise CliUsageError(
+                f"cannot read JWKS file {args.jwks}: {exc.strerror or exc}"
+            ) from exc
         try:
             jwks = parse_jwks(jwks_text)
         except JwksError as exc:
-            raise UsageError(f"JWKS file {args.jwks}: {exc}") from exc
+            raise CliUsageError(f"JWKS file {args.jwks}: {exc}") from exc
         card, source = _load_card(args)
-    except UsageError as exc:
-        sys.stderr.write(f"a2a-workbench verify: error: {exc}\n")
-        return EXIT_USAGE
+    except CliUsageError as exc:
+        return _usage_exit(exc.detail)
 
     verification = verify_card(card, jwks, mode=ProfileMode(args.profile))
     code = exit_status(verification)
     if verification.status is CardStatus.NOT_A_CARD:
-        sys.stderr.write(f"a2a-workbench verify: error: {source} is not a JSON object card\n")
-        return code
+        return _usage_exit(f"{source} is not a JSON object card")
     writer = _write_jsonl if args.output == "jsonl" else _write_pretty
     writer(sys.stdout, verification, source, code, args.show_payloads)
     return code

@@ -70,7 +70,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.commands import cli
 from app.demo.agent import DemoAgentExecutor
+from app.errors import WorkbenchError
 
 log = logging.getLogger("a2a_workbench.demo")
 
@@ -84,9 +86,9 @@ PUBLIC_PATHS = frozenset({CARD_PATH, LEGACY_CARD_PATH, JWKS_PATH})
 
 def build_parser() -> argparse.ArgumentParser:
     """Returns the ``demo-agent`` argument parser."""
-    parser = argparse.ArgumentParser(
-        prog="a2a-workbench demo-agent",
-        description="Run the bundled A2A demo agent (JSON-RPC, REST and gRPC; 1.0 and 0.3).",
+    parser = cli.parser(
+        "a2a-workbench demo-agent",
+        "Run the bundled A2A demo agent (JSON-RPC, REST and gRPC; 1.0 and 0.3).",
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="interface to bind (default %(default)s)"
@@ -114,9 +116,13 @@ def main(argv: list[str]) -> int:
         argv: the arguments after ``demo-agent``.
 
     Returns:
-        0 after a signal-initiated shutdown; 1 when a port cannot be bound (one line on stderr).
+        0 after a signal-initiated shutdown; 1 when a port cannot be bound (one line on stderr);
+        3 on bad arguments (one line on stderr).
     """
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except cli.CliUsageError as exc:
+        return cli.usage_exit(f"{exc.prog}: error: {exc.detail}")
     logging.basicConfig(
         stream=sys.stderr,
         level=args.log_level.upper(),
@@ -344,8 +350,12 @@ class _Server(uvicorn.Server):
         yield
 
 
-class PortInUseError(Exception):
-    """A port could not be bound; the message is the one-line error for stderr."""
+class PortInUseError(WorkbenchError):
+    """A port could not be bound; the message is the one-line error for stderr.
+
+    Raised while binding the HTTP and gRPC ports in ``_serve``; caught there, printed on
+    stderr, exit status 1.
+    """
 
 
 def _bind_tcp(host: str, port: int) -> socket.socket:

@@ -10,9 +10,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from app.errors import WorkbenchError
 
-class NewerSchemaError(Exception):
-    """The file was written by a newer version of the app (its schema is unknown here)."""
+
+class NewerSchemaError(WorkbenchError):
+    """The file was written by a newer version of the app (its schema is unknown here).
+
+    Raised by :func:`migrate`; caught by ``HistoryStore.open``, which turns it into
+    ``HistoryUnavailable``."""
 
 
 def _v1(db: sqlite3.Connection) -> None:

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.errors import WorkbenchError
 from app.history.codec import decode
 from app.history.recorder import Recorder, Writer
 from app.history.retention import Retention, delete, enforce
@@ -34,8 +35,11 @@ FILE_NAME = "history.sqlite3"
 OPEN_TIMEOUT = 5.0
 
 
-class HistoryUnavailable(Exception):
-    """History cannot be used (newer schema, or no store could be made at all)."""
+class HistoryUnavailable(WorkbenchError):
+    """History cannot be used (newer schema, or no store could be made at all).
+
+    Raised by :meth:`HistoryStore.open`; caught by the GUI (history off, a notice shown) and
+    by the ``history`` command (exit 2)."""
 
 
 def history_path() -> Path:

@@ -3,15 +3,17 @@
 Codes and names: A2A spec §5.4 (normative rows) and a2a-sdk 1.3.0 ``a2a/utils/errors.py``
 (docs/PROTOCOL.md §8.3). JSON-RPC 2.0 reserves -32768…-32000; A2A uses -32001…-32099.
 
-Exceptions raised inside this package::
-
-    ProtocolLayerError
-     └── UsageError          the request cannot be built (nothing was sent)
+``UsageError`` is re-exported from ``app.errors`` (the one exception tree) for the builders
+of this package.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from app.errors import UsageError
+
+__all__ = ["JSONRPC_ERROR_NAMES", "UsageError", "describe_details", "jsonrpc_error_name"]
 
 JSONRPC_ERROR_NAMES: dict[int, str] = {
     -32700: "JSONParseError",
@@ -30,14 +32,6 @@ JSONRPC_ERROR_NAMES: dict[int, str] = {
     -32009: "VersionNotSupportedError",
 }
 """JSON-RPC code → A2A error name (0.3 names -32007 AuthenticatedExtendedCardNotConfigured)."""
-
-
-class ProtocolLayerError(Exception):
-    """Base of the exceptions this package raises on purpose."""
-
-
-class UsageError(ProtocolLayerError):
-    """The request cannot be built from what the user gave; nothing was sent."""
 
 
 def jsonrpc_error_name(code: Any) -> str:

@@ -33,8 +33,9 @@ class RpcResult:
 
 
 @dataclass(frozen=True, slots=True)
-class RpcError:
-    """A well-formed error response (``error`` member)."""
+class RpcErrorObject:
+    """A well-formed error response: its ``error`` object (JSON-RPC 2.0 §5.1). Not an
+    exception: a value the binding turns into an ``rpc`` :class:`ExchangeError`."""
 
     code: int | None
     message: str
@@ -57,7 +58,7 @@ class RpcMalformed:
     reason: str
 
 
-RpcOutcome = RpcResult | RpcError | RpcMalformed
+RpcOutcome = RpcResult | RpcErrorObject | RpcMalformed
 
 
 def classify_response(body: Any, request_id: Any = None) -> RpcOutcome:
@@ -69,7 +70,7 @@ def classify_response(body: Any, request_id: Any = None) -> RpcOutcome:
             protocol error (a null id is allowed on parse errors, JSON-RPC 2.0 §5).
 
     Returns:
-        :class:`RpcResult`, :class:`RpcError` (even with HTTP 200), or :class:`RpcMalformed`.
+        :class:`RpcResult`, :class:`RpcErrorObject` (even with HTTP 200), or :class:`RpcMalformed`.
     """
     if not isinstance(body, dict):
         return RpcMalformed(f"expected a JSON-RPC response object, got {_json_type(body)}")
@@ -84,7 +85,7 @@ def classify_response(body: Any, request_id: Any = None) -> RpcOutcome:
             return RpcMalformed('"error" is not an object')
         code = error.get("code")
         data = error.get("data")
-        return RpcError(
+        return RpcErrorObject(
             code=code if isinstance(code, int) and not isinstance(code, bool) else None,
             message=str(error.get("message", "")),
             name=jsonrpc_error_name(code),

@@ -132,15 +132,6 @@ def parse_body(text: str) -> Any:
         raise UsageError("Request body is nested too deeply to parse") from None
 
 
-def header_value(headers: Headers, name: str) -> str | None:
-    """The last value of ``name`` (case-insensitive) in ``headers``, or None."""
-    found = None
-    for key, value in headers:
-        if key.lower() == name.lower():
-            found = value
-    return found
-
-
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2 field-name
 
 

@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from app.fileio import atomic_write as atomic_write
-from app.protocol.catalog import find_method, grpc_method
-from app.protocol.types import Binding, ProtocolVersion
 from app.spec import operations, parse
 from app.spec.parse import HTTP_METHODS as HTTP_METHODS
 from app.spec.parse import MAX_SPEC_BYTES as MAX_SPEC_BYTES
@@ -107,6 +105,19 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.place}: {self.message}"
+
+    @property
+    def wording(self) -> str:
+        """The problem in words for the user, by ``kind`` (CLI warning, spec dock)."""
+        lead = _PROBLEM_LEADS.get(self.kind, _PROBLEM_LEADS["skipped"])
+        return f"{lead}: {self}"
+
+
+_PROBLEM_LEADS = {
+    "skipped": "skipped invalid operation",
+    "unrepresented": "not representable, file will not be saved over",
+    "external-ref": "remote $ref not fetched",
+}
 
 
 @dataclass
@@ -505,14 +516,6 @@ def validate_openapi(data: dict[str, Any], limit: int = 5) -> list[str]:
     except Exception as exc:  # the validator's own failures are findings, not crashes
         errors.append(f"(document): could not be validated: {type(exc).__name__}: {exc}")
     return errors[:limit]
-
-
-def is_supported(spec_version: ProtocolVersion, binding: Binding, method: str) -> bool:
-    """Whether ``method`` of ``spec_version`` can be saved over ``binding``."""
-    spec = find_method(spec_version, method)
-    if spec is None:
-        return False
-    return binding is Binding.JSONRPC or grpc_method(spec) is not None
 
 
 def _refs(node: Any, out: set[str]) -> None:

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from app.errors import WorkbenchError
+
 MAX_SPEC_BYTES = 32 * 1024 * 1024
 """The largest spec file opened (32 MiB: a 1 000-operation document is about 5 MiB)."""
 
@@ -43,8 +45,14 @@ _JSON_TAGS = frozenset(
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class SpecError(Exception):
-    """The file cannot be opened as an OpenAPI document; the message names the place."""
+class SpecError(WorkbenchError):
+    """The file cannot be opened as an OpenAPI document; the message names the place.
+
+    Raised by :func:`parse_text` / ``app.spec.document.load`` (unreadable file, not YAML or
+    JSON, not an OpenAPI 3.x object) and by ``SpecDocument.save`` when saving would lose
+    what the file holds. Caught by ``app.commands.run`` (usage error, exit 3) and by the
+    spec dock and the save pipeline (``app.spec.save``), which show it in the message bar.
+    """
 
 
 @dataclass(frozen=True, slots=True)

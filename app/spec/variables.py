@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.protocol.errors import UsageError
+from app.errors import UsageError, WorkbenchError
 
 KEYRING_SERVICE = "a2a-workbench"
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
@@ -32,7 +32,12 @@ VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 
 class ScopeError(UsageError):
     """A scoped ``{{name.scope}}`` variable used for another host or outside the places a
-    credential may go; nothing was sent."""
+    credential may go; nothing was sent.
+
+    Raised by ``Resolver`` while ``app.spec.requests.to_a2a_request`` resolves a request.
+    Caught as a :class:`~app.errors.UsageError` by ``app.commands.run`` (a ``usage`` error
+    record for that operation) and by the request tab (message bar).
+    """
 
 
 def split_scope(name: str) -> tuple[str, str]:
@@ -81,8 +86,13 @@ def references(text: str) -> list[str]:
     return list(dict.fromkeys(VARIABLE.findall(text)))
 
 
-class NoKeyring(Exception):
-    """No usable OS keyring backend; the message says what to do instead."""
+class NoKeyring(WorkbenchError):
+    """No usable OS keyring backend; the message says what to do instead.
+
+    Raised by ``keyring_get`` / ``keyring_set`` when ``keyring`` has no backend or refuses.
+    Caught in this module: ``SecretStore.put`` falls back to its file and ``Resolver``
+    records the message in ``keyring_problem`` for the caller to show.
+    """
 
 
 def keyring_message(name: str) -> str:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
+from app.errors import WorkbenchError
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 
@@ -50,8 +51,13 @@ _VARIABLE_ONLY = re.compile(r"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\}\}\s*$")
 _HAS_VARIABLE = re.compile(r"\{\{\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\}\}")
 
 
-class XA2AError(ValueError):
-    """An invalid ``x-a2a`` block; ``path`` is the JSON path of the offending value."""
+class XA2AError(WorkbenchError, ValueError):
+    """An invalid ``x-a2a`` block; ``path`` is the JSON path of the offending value.
+
+    Raised by :func:`from_x_a2a`. Caught by ``app.spec.document`` (the operation is listed
+    as a skipped ``Problem`` instead of a saved request). Still a ``ValueError`` for callers
+    that treat any bad value alike.
+    """
 
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}")

@@ -36,16 +36,10 @@ log = logging.getLogger("app")
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """GUI options: ``--no-demo`` and ``--endpoint URL``."""
-    p = argparse.ArgumentParser(prog="a2a-workbench", description="A2A Workbench")
-    p.add_argument("--no-demo", action="store_true", help="do not start the bundled demo agent")
-    p.add_argument("--endpoint", default="", help="open a first tab pointed at this URL")
-    p.add_argument(
-        "--selftest",
-        action="store_true",
-        help="start with the demo agent, send the first request, check the answer, quit "
-        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests",
-    )
-    return p.parse_args(argv)
+    from app.commands import SUMMARIES
+    from app.commands.cli import gui_parser
+
+    return gui_parser(SUMMARIES).parse_args(argv)
 
 
 def _report_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -156,7 +156,8 @@ class SpecDock(QDockWidget):
         self.file_label.setText(text)
         self.file_label.setToolTip(str(doc.path or ""))
         lines = ([doc.notice] if doc.notice else []) + [
-            f"Skipped {p.place}: {p.message}" for p in doc.problems
+            f"Skipped {p.place}: {p.message}" if p.kind == "skipped" else _capitalised(p.wording)
+            for p in doc.problems
         ]
         self.problems_label.setText("\n".join(lines))
         self.problems_label.setVisible(bool(lines))
@@ -307,8 +308,10 @@ class SpecController(QObject):
         if remember:
             self._remember(doc.path)
         message = doc.notice or f"Opened {doc.path}"
-        if doc.problems:
-            message += f" · {len(doc.problems)} invalid request(s) skipped"
+        if skipped := sum(1 for p in doc.problems if p.kind == "skipped"):
+            message += f" · {skipped} invalid request(s) skipped"
+        if others := len(doc.problems) - skipped:
+            message += f" · {others} other problem(s), see the spec dock"
         self.host.messages.show(message, 10000)
         return doc
 
@@ -459,3 +462,7 @@ class SpecController(QObject):
 
 
 _FILTER = "OpenAPI documents (*.yaml *.yml *.json);;All files (*)"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

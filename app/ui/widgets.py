@@ -83,7 +83,7 @@ class CodeView(QPlainTextEdit):
                 self._apply_highlighting()
         super().insertFromMimeData(source)
 
-    def _on_document_contents_change(self, _position: int, _removed: int, added: int) -> None:
+    def _on_document_contents_change(self, _position: int, _removed: int, _added: int) -> None:
         # characterCount() is O(1): cheap enough for every keystroke.
         count = self.document().characterCount()
         if not self._too_big and count > self.highlight_limit:

@@ -199,3 +199,21 @@ def test_round_trip_tabs_file_tabs_for_every_method_binding_and_version(
         first = qloop.run_until_complete(asyncio.wait_for(_answer(request), 30))
         second = qloop.run_until_complete(asyncio.wait_for(_answer(again), 30))
         assert first == second, (op.request.operation_id, first, second)
+
+
+def test_a_file_that_cannot_be_saved_over_is_reported_in_the_message_bar(
+    qtbot: Any, window: MainWindow, tmp_path: Path, wait_until: Any
+) -> None:
+    path = tmp_path / "odd.a2a.yaml"
+    path.write_text(EXAMPLE_SPEC.read_text().replace("info:\n", "info:\n  x-odd: !Ref It\n", 1))
+    before = path.read_bytes()
+    doc = window.spec.open_spec(path)
+    assert doc is not None and doc.unrepresented
+    label = window.spec.dock.problems_label.text()
+    assert "Not representable, file will not be saved over: info.x-odd" in label
+    window.spec.open_operation(doc.operations()[0])
+    save = window.findChild(QAction, "saveToSpecAction")
+    assert save is not None
+    save.trigger()  # the tab belongs to the file: Ctrl+S would save over it
+    wait_until(lambda: "Not saved over" in window.statusBar().currentMessage())
+    assert path.read_bytes() == before

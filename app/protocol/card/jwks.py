@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from jwcrypto import jwk
 from jwcrypto.common import JWException
 
+from app.errors import UsageError
+
 __all__ = ["SUPPORTED_ALGS", "JwkEntry", "Jwks", "JwksError", "key_fit", "parse_jwks"]
 
 SUPPORTED_ALGS: dict[str, tuple[str, frozenset[str]]] = {
@@ -38,8 +40,12 @@ SUPPORTED_ALGS: dict[str, tuple[str, frozenset[str]]] = {
 """JWS algorithms verified (RFC 7518 §3.1, RFC 8037, RFC 8812) and the key each needs."""
 
 
-class JwksError(ValueError):
-    """The JWKS text is not a JWKS (or a single JWK); a usage error, not a verdict."""
+class JwksError(UsageError, ValueError):
+    """The JWKS text is not a JWKS (or a single JWK); a usage error, not a verdict.
+
+    Raised by :func:`parse_jwks`. Caught by ``app.commands.verify`` (exit 3) and by the
+    signature dialog (shown under the JWKS field). Still a ``ValueError`` for older callers.
+    """
 
 
 @dataclass(frozen=True, slots=True)

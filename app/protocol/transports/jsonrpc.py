@@ -26,7 +26,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.http import HttpCall, http_error
-from app.protocol.jsonrpc import RpcError, RpcMalformed, classify_response
+from app.protocol.jsonrpc import RpcErrorObject, RpcMalformed, classify_response
 from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.results import check_result
 from app.protocol.transports import http_exchange
@@ -127,7 +127,7 @@ class JsonRpcJudge:
         ):
             return None  # a well-formed result for our request: the usual case, quickly
         outcome = classify_response(value, request_id)
-        if isinstance(outcome, RpcError):
+        if isinstance(outcome, RpcErrorObject):
             return outcome.as_error(clock.now())
         if item.sse_event == "error":
             return event_error(item, clock)
@@ -160,7 +160,7 @@ def judge_body(
             f"Content-Type {body.content_type or 'missing'}",
         )
     outcome = classify_response(body.json, request_id)
-    if isinstance(outcome, RpcError):
+    if isinstance(outcome, RpcErrorObject):
         return outcome.as_error(clock.now())
     if not ok_status:
         return http_error(head, body, clock)

@@ -1,0 +1,83 @@
+"""The one argument parser and usage-error exit of the ``a2a-workbench`` commands.
+
+Every subcommand (``send``, ``run``, ``verify``, ``demo-agent``) builds its parser with
+:func:`parser`, whose errors raise :class:`CliUsageError` instead of printing the usage and
+exiting 2, and ends a usage error with :func:`usage_exit`: the message is printed once and
+the exit status is 3 (``EXIT_USAGE``). ``--help`` still prints and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+from app.errors import UsageError
+
+EXIT_USAGE = 3
+"""The exit status of every usage error (README.md, "Exit statuses"); equal to
+``app.commands.output.EXIT_USAGE``, kept here so this module stays light to import."""
+
+
+class CliUsageError(UsageError):
+    """Bad command-line arguments, or an input file named on the command line is unusable.
+
+    Raised by the parsers :func:`parser` builds (``prog`` set: ``str()`` starts with
+    ``"<prog>: "``) and by the commands' argument checks. Caught by each command's ``main``,
+    which ends with :func:`usage_exit`.
+    """
+
+    def __init__(self, detail: str, prog: str = "") -> None:
+        super().__init__(f"{prog}: {detail}" if prog else detail)
+        self.detail = detail
+        """The message without the program name."""
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliUsageError(message, self.prog)
+
+
+def parser(prog: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """An ``ArgumentParser`` for ``prog`` whose errors raise :class:`CliUsageError`."""
+    return _Parser(prog=prog, description=description, epilog=epilog)
+
+
+def usage_exit(
+    message: str, records: Sequence[Mapping[str, Any]] = (), *, stderr_line: str | None = None
+) -> int:
+    """Report a usage error once; returns ``EXIT_USAGE``.
+
+    ``records`` (JSON lines for the machine reading stdout) are printed first; the human
+    line (``stderr_line``, default ``message``) goes to stderr, unless stdout is a terminal
+    that already shows the same message in a record.
+    """
+    for record in records:
+        print(json.dumps(record))
+    if not (records and sys.stdout.isatty()):
+        print(message if stderr_line is None else stderr_line, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def gui_parser(subcommands: Mapping[str, str]) -> argparse.ArgumentParser:
+    """The ``a2a-workbench`` (GUI) options; ``--help`` also lists ``subcommands`` (name →
+    one-line summary). Plain argparse errors: the GUI is not a scripted command."""
+    lines = [f"  {name:<12} {summary}" for name, summary in subcommands.items()]
+    p = argparse.ArgumentParser(
+        prog="a2a-workbench",
+        description="A2A Workbench",
+        epilog="commands (a2a-workbench COMMAND --help):\n" + "\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--no-demo", action="store_true", help="do not start the bundled demo agent")
+    p.add_argument("--endpoint", default="", help="open a first tab pointed at this URL")
+    p.add_argument(
+        "--selftest",
+        action="store_true",
+        help="start with the demo agent, send the first request, check the answer, quit "
+        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests",
+    )
+    return p
