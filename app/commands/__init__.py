@@ -42,6 +42,7 @@ def _verify(argv: list[str]) -> int:
 
 SUMMARIES: dict[str, str] = {
     "demo-agent": "run the bundled A2A demo agent on loopback",
+    "history": "list, show and export the recorded exchanges",
     "run": "send the requests saved in an OpenAPI 3.2 document",
     "send": "send one A2A request, printed as JSON lines",
     "verify": "verify an Agent Card's JWS signatures against a JWKS",
