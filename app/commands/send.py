@@ -129,7 +129,8 @@ def parse_header(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition(":")
     if not sep or not name.strip():
-        raise UsageExit(f"--header must look like 'Name: value', got {text!r}")
+        # Never echo the text: it may be a credential typed without its name.
+        raise UsageExit("--header must look like 'Name: value' (value not shown)")
     return name.strip(), value.strip()
 
 
