@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, pretty
+from app.commands.output import EXIT_STATUS, EXIT_USAGE, Printer, for_terminal, pretty
 from app.protocol import exchange
 from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeEnd, Outcome
@@ -83,7 +83,8 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
-    out.write((json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)) + "\n")
+    text = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)
+    out.write(for_terminal(text, out) + "\n")
     out.flush()
 
 
@@ -100,8 +101,9 @@ async def run_operations(
     for op in operations:
         op_id = op.request.operation_id
         if fmt == "pretty":
-            out.write(f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
-                      f"{op.request.version.value})\n")  # fmt: skip
+            title = (f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
+                     f"{op.request.version.value})")  # fmt: skip
+            out.write(for_terminal(title, out) + "\n")
         try:
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
