@@ -9,6 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+def _card(argv: list[str]) -> int:
+    from app.commands.card import main
+
+    return main(argv)
+
+
 def _demo_agent(argv: list[str]) -> int:
     from app.demo.server import main
 
@@ -34,6 +40,7 @@ def _verify(argv: list[str]) -> int:
 
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "card": _card,
     "demo-agent": _demo_agent,
     "run": _run,
     "send": _send,
