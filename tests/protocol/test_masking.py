@@ -105,3 +105,24 @@ def test_secret_variables_are_registered_but_plain_ones_are_not() -> None:
     registered = to_a2a_request(saved, Resolver(values, environ={}, use_keyring=False))
     assert set(registered.request.secret_values) >= {"tok-abc", "sess-abc", "named-abc"}
     assert not {"http://h", "just-a-note", "plain-value"} & set(registered.request.secret_values)
+
+
+def test_a_saved_spec_holds_no_credential_repeated_under_an_innocent_name() -> None:
+    from app.spec.xa2a import extract_secrets
+
+    saved = SavedRequest(
+        name="op",
+        operation_id="op",
+        endpoint="http://h:1/",
+        method="SendMessage",
+        version=ProtocolVersion.V1_0,
+        binding=Binding.JSONRPC,
+        body="{}",
+        auth=SavedAuth("bearer", (("token", "tok-abcdef"),)),
+        headers=(("X-Forward", "tok-abcdef"), ("Cookie", "a=1; s=sess-9999")),
+        query=(("q", "pre-tok-abcdef"),),
+    )
+    cleaned, secrets = extract_secrets(saved)
+    text = repr(cleaned)
+    assert "tok-abcdef" not in text and "sess-9999" not in text
+    assert set(secrets.values()) >= {"tok-abcdef"}
