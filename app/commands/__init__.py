@@ -10,6 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+def _card(argv: list[str]) -> int:
+    from app.commands.card import main
+
+    return main(argv)
+
+
 def _demo_agent(argv: list[str]) -> int:
     from app.demo.server import main
 
@@ -41,6 +47,7 @@ def _verify(argv: list[str]) -> int:
 
 
 SUMMARIES: dict[str, str] = {
+    "card": "fetch or read an Agent Card and check its shape and interfaces",
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "history": "list, show and export the recorded exchanges",
     "run": "send the requests saved in an OpenAPI 3.2 document",
@@ -50,6 +57,7 @@ SUMMARIES: dict[str, str] = {
 """One line per subcommand for ``a2a-workbench --help``."""
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "card": _card,
     "demo-agent": _demo_agent,
     "history": _history,
     "run": _run,

@@ -10,6 +10,7 @@ same the GUI timeline keeps, so the CLI reports the same lifecycle findings (``l
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -89,10 +90,10 @@ class Printer:
         """Print one event (the response record waits for the body), then the lint
         findings it brings."""
         for record in self.records(event):
-            if self._fmt == "jsonl":
-                self._out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            else:
-                self._out.write(pretty(record) + "\n")
+            text = (
+                json.dumps(record, ensure_ascii=False) if self._fmt == "jsonl" else pretty(record)
+            )
+            self._out.write(for_terminal(text, self._out) + "\n")
         self._out.flush()
 
     def records(self, event: ExchangeEvent) -> list[dict[str, Any]]:
@@ -255,6 +256,31 @@ def pretty(record: dict[str, Any]) -> str:
         where = f"#{record['seq']}" if record["seq"] is not None else "end"
         return f"⚠ {where} {record['rule']}: {record['message']}"
     return f"■ {record['outcome']} in {record['elapsed_ms']} ms"
+
+
+# C0 controls but tab and newline, DEL, C1 controls, and the Unicode bidirectional
+# overrides/isolates (which reorder what a terminal shows, CVE-2021-42574).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutralise_controls(text: str) -> str:
+    """``text`` with every control character an agent could use to drive a terminal
+    (escape sequences, carriage returns, bidi overrides) shown as a ``\\uNNNN`` escape
+    instead."""
+    # The JSON escape form: inside a jsonl string it means the same character, so a
+    # record stays valid (and equal) JSON.
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def for_terminal(text: str, out: TextIO) -> str:
+    """``text`` made safe for ``out`` when it is a terminal (:func:`neutralise_controls`);
+    unchanged for pipes and files, which get the exact text. JSON escapes C0 controls but
+    not C1 or bidi controls, so jsonl on a terminal goes through here too."""
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return neutralise_controls(text) if tty else text
 
 
 def _indent(value: Any) -> str:

@@ -28,7 +28,7 @@ from typing import TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
-from app.commands.output import EXIT_STATUS, Printer, pretty
+from app.commands.output import EXIT_STATUS, Printer, for_terminal, pretty
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
@@ -80,7 +80,8 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
-    out.write((json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)) + "\n")
+    text = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)
+    out.write(for_terminal(text, out) + "\n")
     out.flush()
 
 
@@ -103,8 +104,9 @@ async def run_operations(
     for op in operations:
         op_id = op.request.operation_id
         if fmt == "pretty":
-            out.write(f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
-                      f"{op.request.version.value})\n")  # fmt: skip
+            title = (f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
+                     f"{op.request.version.value})")  # fmt: skip
+            out.write(for_terminal(title, out) + "\n")
         try:
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:

@@ -149,7 +149,8 @@ def parse_header(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition(":")
     if not sep or not name.strip():
-        raise CliUsageError(f"--header must look like 'Name: value', got {text!r}")
+        # Never echo the text: it may be a credential typed without its name.
+        raise CliUsageError("--header must look like 'Name: value' (value not shown)")
     return name.strip(), value.strip()
 
 

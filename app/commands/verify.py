@@ -12,7 +12,11 @@ are printed, never followed.
 
 ``jsonl`` output: one ``{"event": "signature", ...}`` line per ``signatures[]`` entry (plus
 ``{"event": "payload", ...}`` lines with ``--show-payloads``), then one
-``{"event": "end", ...}`` summary line.
+``{"event": "end", ...}`` summary line. A card with duplicate member names gets one
+``{"event": "duplicate_key", "path", "message"}`` line per name first.
+
+A signature whose ``kid`` has no key in the JWKS is ``no trusted key`` (not ``invalid``):
+it may well be fine, it just cannot be checked against the keys given.
 
 Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid (or
 one is malformed); 2 the card is unsigned; 3 usage error (bad arguments, unreadable JWKS,
@@ -30,9 +34,10 @@ from typing import Any, TextIO
 
 from app.commands import cli
 from app.commands.cli import EXIT_USAGE, CliUsageError
+from app.commands.output import for_terminal
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
-from app.protocol.card.read import ReadOutcome, read_card
+from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
 from app.protocol.card.verify import (
     CardStatus,
     CardVerification,
@@ -71,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
+def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[str, ...]]:
     source: str = args.card
     if not source.startswith(("http://", "https://")):
         reading = read_card(Path(source), max_bytes=None)
@@ -82,7 +87,7 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
                 f"card file {source} is not JSON: {err.message} "
                 f"(line {err.line}, column {err.column})"
             )
-        return reading.card, source
+        return reading.card, source, reading.duplicate_keys
     version = None if args.a2a_version.lower() == "none" else args.a2a_version
     result = asyncio.run(fetch_card(source, a2a_version=version, timeout=args.timeout))
     reading = read_card(result)
@@ -102,7 +107,7 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str]:
             f"card from {result.card_url} is not JSON: {err.message} "
             f"(line {err.line}, column {err.column})"
         )
-    return reading.card, reading.source
+    return reading.card, reading.source, reading.duplicate_keys
 
 
 def _signature_record(result: SignatureResult) -> dict[str, Any]:
@@ -235,7 +240,7 @@ def main(argv: list[str]) -> int:
             jwks = parse_jwks(jwks_text)
         except JwksError as exc:
             raise CliUsageError(f"JWKS file {args.jwks}: {exc}") from exc
-        card, source = _load_card(args)
+        card, source, duplicates = _load_card(args)
     except CliUsageError as exc:
         return _usage_exit(exc.detail)
 
@@ -244,5 +249,16 @@ def main(argv: list[str]) -> int:
     if verification.status is CardStatus.NOT_A_CARD:
         return _usage_exit(f"{source} is not a JSON object card")
     writer = _write_jsonl if args.output == "jsonl" else _write_pretty
+    _write_duplicates(sys.stdout, args.output, duplicates)  # before ``end``, always last
     writer(sys.stdout, verification, source, code, args.show_payloads)
     return code
+
+
+def _write_duplicates(out: TextIO, fmt: str, duplicates: tuple[str, ...]) -> None:
+    """The card's duplicate member names, as the card panel reports them
+    (:func:`app.protocol.card.read.examine`): a signature may cover either value."""
+    for key in duplicates:
+        record = {"event": "duplicate_key", "path": key, "message": DUPLICATE_KEY_MESSAGE}
+        line = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else (
+            f"duplicate member: {key}: {DUPLICATE_KEY_MESSAGE}")  # fmt: skip
+        out.write(for_terminal(line, out) + "\n")

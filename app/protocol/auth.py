@@ -29,6 +29,7 @@ from enum import StrEnum
 from app.protocol.errors import UsageError
 from app.protocol.events import Headers
 from app.protocol.request import A2ARequest
+from app.protocol.secrets import with_secrets
 from app.protocol.types import ProtocolVersion
 
 EXTENSIONS_HEADER = "A2A-Extensions"
@@ -162,13 +163,27 @@ def apply_auth(request: A2ARequest, auth: AuthConfig, extensions: Sequence[str] 
             headers.append(("Cookie", pair))
     # The exchange masks these names in every event it emits (RequestSent.masked), so no
     # consumer has to know which auth produced them.
-    return dataclasses.replace(
+    # The values too: the exchange masks them wherever they turn up (an echo, an error).
+    done = dataclasses.replace(
         request,
         headers=tuple(headers),
         query=request.query + auth_query(auth),
         secret_headers=_union(request.secret_headers, secret_header_names(auth)),
         secret_query=_union(request.secret_query, secret_query_names(auth)),
     )
+    return with_secrets(done, secret_values_of(auth))
+
+
+def secret_values_of(auth: AuthConfig) -> tuple[str, ...]:
+    """The credential values ``auth`` sends: the token, the password and the Basic
+    token68 it becomes, the API key."""
+    if auth.kind is AuthKind.BEARER:
+        return (auth.token,)
+    if auth.kind is AuthKind.BASIC:
+        return (auth.password, basic_credentials(auth.username, auth.password))
+    if auth.kind is AuthKind.API_KEY:
+        return (auth.key_value,)
+    return ()
 
 
 def _union(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:

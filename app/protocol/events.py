@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from app.protocol.findings import Finding
-from app.protocol.secrets import mask_headers, mask_url_query
+from app.protocol.secrets import mask_headers, mask_url_query, redact, redact_bytes
 from app.protocol.types import ProtocolVersion
 
 if TYPE_CHECKING:
@@ -110,17 +110,24 @@ class RequestSent:
     """Header names configured as credentials, beyond the well-known ones."""
     secret_query: tuple[str, ...] = ()
     """Query parameter names configured as credentials."""
+    secret_values: tuple[str, ...] = field(default=(), repr=False)
+    """Every credential value the request carries (the exchange's registry,
+    :func:`app.protocol.secrets.request_secrets`); :meth:`masked` hides them anywhere."""
 
     def masked(
         self, header_names: Iterable[str] = (), query_names: Iterable[str] = ()
     ) -> RequestSent:
         """This event for display: sensitive header values and secret query values masked
         (the well-known credential names, :attr:`secret_headers` / :attr:`secret_query`,
-        and any further names given)."""
+        and any further names given), then every registered :attr:`secret_values`
+        occurrence masked in the headers, URL and body."""
+        values = self.secret_values
+        headers = mask_headers(self.headers, (*self.secret_headers, *header_names))
         return dataclasses.replace(
             self,
-            headers=mask_headers(self.headers, (*self.secret_headers, *header_names)),
-            url=mask_url_query(self.url, (*self.secret_query, *query_names)),
+            headers=tuple((n, redact(v, values)) for n, v in headers),
+            url=redact(mask_url_query(self.url, (*self.secret_query, *query_names)), values),
+            body=redact_bytes(self.body, values),
         )
 
 

@@ -44,8 +44,9 @@ from app.protocol.events import (
 )
 from app.protocol.findings import Finding
 from app.protocol.http import new_client
+from app.protocol.masking import mask_error, mask_event
 from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
-from app.protocol.secrets import mask_url_query, redact, secret_values
+from app.protocol.secrets import mask_url_query, redact, request_secrets
 from app.protocol.stream_items import ItemKind, TaskState, classify_item
 from app.protocol.transports import grpc, jsonrpc, rest
 from app.protocol.types import Binding, ProtocolVersion
@@ -99,18 +100,21 @@ async def run(
     """
     clock = Clock()
     outcome = Outcome.OK
-    secrets = secret_values(request.headers, request.query, request.endpoint)
+    secrets = request_secrets(
+        request.headers,
+        request.query,
+        request.endpoint,
+        registered=request.secret_values,
+        header_names=request.secret_headers,
+        query_names=request.secret_query,
+    )
     prepared = prepare(request)
     judge = _StreamJudge(request.version) if prepared.streaming else None
 
     def clean(error: ExchangeError) -> ExchangeError:
         nonlocal outcome
         outcome = outcome.worse(_OUTCOME_OF_KIND[error.kind])
-        return dataclasses.replace(
-            error,
-            message=redact(error.message, secrets),
-            details=tuple(redact(line, secrets) for line in error.details),
-        )
+        return mask_error(error, secrets)
 
     try:
         check_request(request)
@@ -165,6 +169,8 @@ async def run(
                             secret_headers=request.secret_headers,
                             secret_query=request.secret_query,
                         )
+                    # Every credential value, wherever it turns up (a server echo too).
+                    event = mask_event(event, secrets)
                     if judge is not None:
                         judge.see(event)
                     yield event

@@ -46,6 +46,9 @@ class A2ARequest:
         secret_headers, secret_query: header and query names configured as credentials
             (an API key's name); carried onto :class:`RequestSent` so its masked view
             hides them too.
+        secret_values: credential values registered for redaction by value
+            (:func:`app.protocol.secrets.with_secrets`): every text the exchange emits
+            has them masked.
     """
 
     endpoint: str
@@ -62,6 +65,7 @@ class A2ARequest:
     rest_subscribe_verb: str = "POST"
     secret_headers: tuple[str, ...] = ()
     secret_query: tuple[str, ...] = ()
+    secret_values: tuple[str, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,24 +1,35 @@
 """Keeping credentials out of displays, logs and saved files.
 
-Values are masked by header name: the well-known credential headers plus any name the
-user configured as an API-key header. Masking keeps the first characters of a scheme word
-(``Bearer ****``) so the user can still see which scheme was sent.
+Two complementary mechanisms:
+
+- by name: the well-known credential headers plus any name the user configured as an
+  API-key header are masked in the request view (keeping a scheme word, ``Bearer ****``,
+  so the user can still see which scheme was sent);
+- by value: every credential a request carries is registered on it
+  (``A2ARequest.secret_values``: configured auth, URL user info, values of secret
+  ``{{variables}}``) and :func:`request_secrets` adds what its headers, cookies and query
+  reveal; every text that leaves the exchange is :func:`redact` ed with that list (events,
+  errors, server echoes), whatever name or place the secret turns up under.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 if TYPE_CHECKING:
-    pass
+    from app.protocol.request import A2ARequest
 
 # The event seam's header pairs (app.protocol.events.Headers), spelled out: the events
 # module imports this one to offer its masked view.
 Headers = tuple[tuple[str, str], ...]
 
 MASK = "****"
+
 SENSITIVE_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
 )
@@ -78,32 +89,97 @@ def mask_url_query(url: str, names: Iterable[str]) -> str:
     return urlunsplit(parts._replace(query=query))
 
 
-def secret_values(headers: Headers, query: Headers, url: str) -> tuple[str, ...]:
+def request_secrets(
+    headers: Headers,
+    query: Headers,
+    url: str,
+    *,
+    registered: Iterable[str] = (),
+    header_names: Iterable[str] = (),
+    query_names: Iterable[str] = (),
+) -> tuple[str, ...]:
     """The credential strings a request carries, to redact from any text shown to the user.
 
-    Sensitive header values (whole, and without their ``Bearer``/``Basic`` scheme word),
-    sensitive query values, and the password in the URL's user info. Values shorter than
-    four characters are left out: redacting them would mangle ordinary text.
+    The one registry of an exchange's secrets, by value: ``registered`` (what
+    :func:`app.protocol.auth.apply_auth` and the variable resolver put on the request),
+    the values of sensitive headers and query parameters (of ``query`` and of the URL's
+    own query string; whole, without their
+    ``Bearer``/``Basic`` scheme word, and each ``name=value`` of a ``Cookie``), those of
+    the configured ``header_names`` / ``query_names``, and the URL's user info (the
+    password as written and decoded, and the ``Basic`` token httpx builds from it).
+    Values shorter than four characters are left out: redacting them would mangle
+    ordinary text. Longest first, so a secret containing another is masked whole.
     """
-    found: list[str] = []
-    for name, value in (*headers, *query):
-        if looks_sensitive(name):
-            found.append(value)
-            found.append(value.partition(" ")[2])
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
-    if password:
-        found.append(password)
+    wanted = {n.lower() for n in (*header_names, *query_names)}
+    found: list[str] = list(registered)
+    for name, value in (*headers, *query, *_url_query(url)):
+        if looks_sensitive(name) or name.lower() in wanted:
+            found += [value, value.partition(" ")[2]]
+            if name.lower() == "cookie":
+                found += [pair.partition("=")[2].strip() for pair in value.split(";")]
+    found += userinfo_secrets(url)
     return tuple(sorted({v for v in found if len(v) >= 4}, key=len, reverse=True))
+
+
+def _url_query(url: str) -> list[tuple[str, str]]:
+    try:
+        return parse_qsl(urlsplit(url.strip()).query, keep_blank_values=True)
+    except ValueError:
+        return []
+
+
+def userinfo_secrets(url: str) -> tuple[str, ...]:
+    """The password of ``url`` 's user info (as written and percent-decoded) and the
+    ``Basic`` token68 an HTTP client derives from ``user:password`` (RFC 7617 §2)."""
+    try:
+        parts = urlsplit(url.strip() if "://" in url else f"//{url.strip()}")
+        username, password = parts.username, parts.password
+    except ValueError:
+        return ()
+    if password is None:
+        return ()
+    user, secret = unquote(username or ""), unquote(password)
+    token = base64.b64encode(f"{user}:{secret}".encode()).decode("ascii")
+    return (password, secret, token)
+
+
+def with_secrets(request: A2ARequest, values: Iterable[str]) -> A2ARequest:
+    """``request`` with ``values`` added to its registered ``secret_values``."""
+    old = request.secret_values
+    new = tuple(v for v in dict.fromkeys(values) if v and v not in old)
+    return dataclasses.replace(request, secret_values=old + new) if new else request
+
+
+def redact_bytes(data: bytes, secrets: Iterable[str]) -> bytes:
+    """``data`` with every occurrence of each secret (UTF-8, and JSON-escaped) masked."""
+    for secret in secrets:
+        for form in _forms(secret):
+            data = data.replace(form.encode("utf-8", "replace"), MASK.encode())
+    return data
+
+
+def redact_json(value: Any, secrets: tuple[str, ...]) -> Any:
+    """A parsed JSON value with the secrets masked in its strings (keys included)."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [redact_json(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {redact(k, secrets): redact_json(v, secrets) for k, v in value.items()}
+    return value
+
+
+def _forms(secret: str) -> tuple[str, ...]:
+    escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
+    ascii_escaped = json.dumps(secret)[1:-1]
+    return tuple(dict.fromkeys((secret, escaped, ascii_escaped, repr(secret)[1:-1])))
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every occurrence of each secret (and its repr-escaped form) masked."""
     for secret in secrets:
-        text = text.replace(secret, MASK)
-        escaped = repr(secret)[1:-1]
-        if escaped != secret:
-            text = text.replace(escaped, MASK)
+        for form in _forms(secret):
+            text = text.replace(form, MASK)
     return text

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.protocol.catalog import MethodSpec, find_method, grpc_method
+from app.protocol.transports.rest import media_type as rest_media_type
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.schemas import REF_PREFIX, MethodSchemas, method_schemas
 from app.spec.xa2a import X_A2A, X_PROTOCOL, SavedRequest, strip_private_metadata, to_x_a2a
 
 SSE = "text/event-stream"
-A2A_JSON = "application/a2a+json"
 JSON = "application/json"
 GRPC = "application/grpc"
 BINDING_LABEL = {Binding.JSONRPC: "JSON-RPC", Binding.HTTP_JSON: "HTTP+JSON", Binding.GRPC: "gRPC"}
@@ -142,8 +142,8 @@ def _description(saved: SavedRequest, spec: MethodSpec | None) -> str:
 def _request_media(saved: SavedRequest) -> str:
     if saved.binding is Binding.GRPC:
         return GRPC
-    if saved.binding is Binding.HTTP_JSON and saved.version is ProtocolVersion.V1_0:
-        return A2A_JSON
+    if saved.binding is Binding.HTTP_JSON:
+        return rest_media_type(saved.version)  # the one the REST transport sends
     return JSON
 
 
@@ -188,11 +188,7 @@ def _response(
             }
         return {"description": "Server-Sent Events; one A2A stream event per frame",
                 "content": {SSE: sse}}  # fmt: skip
-    media_type = (
-        A2A_JSON
-        if saved.binding is Binding.HTTP_JSON and saved.version is ProtocolVersion.V1_0
-        else JSON
-    )
+    media_type = rest_media_type(saved.version) if saved.binding is Binding.HTTP_JSON else JSON
     text = (
         "JSON-RPC response (errors also arrive with HTTP 200)"
         if (saved.binding is Binding.JSONRPC)

@@ -19,11 +19,13 @@ from app.protocol.auth import (
 )
 from app.protocol.errors import UsageError
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
+from app.protocol.secrets import with_secrets
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
 from app.spec.xa2a import (
     SavedAuth,
     SavedRequest,
     endpoint_host,
+    is_sensitive_name,
     secret_scope,
     split_endpoint,
 )
@@ -130,6 +132,8 @@ def to_a2a_request(
     )
     auth = saved_to_auth(saved.auth, resolver)
     sendable = apply_auth(request, auth, saved.extensions)
+    if resolver is not None:
+        sendable = with_secrets(sendable, _secret_variable_values(saved, resolver))
     # Mask what carried a scoped secret too (e.g. X-Auth-Token: {{xAuthToken.host}}).
     extra_headers = tuple(n for n, v in saved.headers if _has_scoped(v))
     extra_query = tuple(n for n, v in saved.query if _has_scoped(v))
@@ -138,6 +142,27 @@ def to_a2a_request(
         tuple(dict.fromkeys((*secret_header_names(auth), *extra_headers))),
         tuple(dict.fromkeys((*secret_query_names(auth), *extra_query))),
     )
+
+
+def _secret_variable_values(saved: SavedRequest, resolver: Resolver) -> list[str]:
+    """The values of the variables that hold credentials, registered on the request so
+    the exchange masks them wherever they turn up: every variable of ``auth``, of a
+    credential-named header or query parameter, every scoped variable, and every
+    variable whose own name says it holds a credential (``{{apiToken}}``), wherever
+    used."""
+    texts = [saved.endpoint, saved.body, saved.tenant]
+    texts += [v for n, v in (*saved.headers, *saved.query) if not is_sensitive_name(n)]
+    secret = [name for _, v in saved.auth.params for name in references(v)]
+    secret += [
+        name for n, v in (*saved.headers, *saved.query) if is_sensitive_name(n)
+        for name in references(v)
+    ]  # fmt: skip
+    secret += [
+        name for text in texts for name in references(text)
+        if split_scope(name)[1] or is_sensitive_name(split_scope(name)[0])
+    ]  # fmt: skip
+    values = (resolver.lookup(name) for name in dict.fromkeys(secret))
+    return [v for v in values if v]
 
 
 def _blank_scoped(text: str) -> str:

@@ -273,5 +273,6 @@ def parse_var(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise UsageError(f"--var must look like NAME=VALUE, got {text!r}")
+        # Never echo the text: it is usually a credential.
+        raise UsageError("--var must look like NAME=VALUE (value not shown)")
     return name.strip(), value

@@ -219,7 +219,9 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
     - the values of endpoint query parameters, headers and ``query`` entries whose names
       look sensitive (:data:`SENSITIVE_NAME_PARTS`, plus the configured API-key name):
       ``X-Auth-Token`` → ``{{xAuthToken.host}}``, ``?api_key=`` → ``{{apiKey2.host}}`` when
-      ``apiKey`` is already taken by another value.
+      ``apiKey`` is already taken by another value;
+    - any of those values (four characters or more) repeated in another header or
+      ``query`` value, whatever its name.
 
     The scope is :func:`secret_scope` of the endpoint. A value that already holds a
     ``{{variable}}`` stays as it is. Endpoint values are kept exactly as written in the
@@ -267,6 +269,17 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
     endpoint = _clean_endpoint(saved.endpoint, claim, sensitive)
     headers = tuple((name, clean(name, value)) for name, value in saved.headers)
     query = tuple((name, clean(name, value)) for name, value in saved.query)
+
+    def by_value(value: str) -> str:
+        # By value too: a credential repeated under a name that does not look secret
+        # (an unusual header, a cookie beside other pairs) becomes its reference.
+        for var, secret in secrets.items():
+            if len(secret) >= 4 and secret in value:
+                value = value.replace(secret, "{{" + var + "}}")
+        return value
+
+    headers = tuple((name, by_value(value)) for name, value in headers)
+    query = tuple((name, by_value(value)) for name, value in query)
     cleaned = replace(saved, endpoint=endpoint, auth=auth, headers=headers, query=query)
     return cleaned, secrets
 

@@ -304,6 +304,9 @@ def uncovered_members(
             return "empty value; dropped before signing"
         if value is False or (type(value) in (int, float) and value == 0):
             return "default value (false/0); proto3 JSON omits it, so it is not signed"
+        if isinstance(value, str | list | dict) and not value:
+            # A known member left empty: proto3 JSON (the spec profile) omits it too.
+            return "empty value; proto3 JSON omits it, so it is not signed"
         if top and key in MIRROR_FIELDS_03:
             if v1:
                 return "0.3 mirror field; 1.0 signers ignore it"

@@ -219,11 +219,15 @@ def resolve_card_url(url: str) -> tuple[str, bool]:
         ``(card_url, is_base_url)``.
 
     Raises:
-        ValueError: the URL is not absolute http(s).
+        ValueError: the URL is not absolute http(s), or carries user info.
     """
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ValueError(f"not an absolute http(s) URL: {url!r}")
+    if "@" in parts.netloc:
+        # httpx would turn user info into an Authorization header: a card fetch sends none.
+        raise ValueError("the card URL carries user info (user:password@); card fetches send "
+                         "no credentials, remove it")  # fmt: skip
     path = parts.path
     if path.endswith(".json") or "/.well-known/" in path:
         return urlunsplit(parts), False

@@ -28,11 +28,19 @@ from app.protocol.card.shape import CardProblem, Severity, detect_shape
 from app.protocol.card.validate import validate_card
 from app.protocol.card.view import CardView, normalize_card
 
-__all__ = ["CardFindings", "CardRead", "ReadOutcome", "examine", "read_bytes", "read_card"]
+__all__ = [
+    "DUPLICATE_KEY_MESSAGE",
+    "CardFindings",
+    "CardRead",
+    "ReadOutcome",
+    "examine",
+    "read_bytes",
+    "read_card",
+]
 
 log = logging.getLogger(__name__)
 
-_DUPLICATE_KEY = (
+DUPLICATE_KEY_MESSAGE = (
     "key occurs more than once in one object; the last value is shown (other parsers may keep "
     "the first, and a signature may cover either)"
 )
@@ -191,6 +199,6 @@ def examine(reading: CardRead) -> CardFindings:
         view = CardView(detect_shape(card))
         problems = [CardProblem("", f"internal error while reading the card: {exc}")]
     problems.extend(
-        CardProblem(key, _DUPLICATE_KEY, Severity.WARNING) for key in reading.duplicate_keys
+        CardProblem(key, DUPLICATE_KEY_MESSAGE, Severity.WARNING) for key in reading.duplicate_keys
     )
     return CardFindings(view, tuple(problems))

@@ -85,6 +85,9 @@ class Verdict(enum.Enum):
     VALID = "valid"
     INVALID = "invalid"
     UNSUPPORTED = "unsupported"
+    UNTRUSTED = "no trusted key"
+    """The JWKS has no key with the signature's ``kid``: nothing says it is wrong, only
+    that it cannot be checked against what the user trusts."""
 
 
 class InvalidReason(enum.Enum):
@@ -113,8 +116,8 @@ class SignatureResult:
 
     Attributes:
         index: position in ``signatures``.
-        verdict: VALID, INVALID or UNSUPPORTED.
-        reason: set when INVALID.
+        verdict: VALID, INVALID, UNSUPPORTED or UNTRUSTED.
+        reason: set when INVALID (and UNTRUSTED: ``NO_KEY_FOR_KID``).
         message: one-line explanation.
         kid, alg, typ: protected header members (``None`` when absent).
         jku, x5u: URL members as text — never fetched.
@@ -387,9 +390,9 @@ def _key_choice(signed: _Signed, jwks: Jwks) -> _Keys | SignatureResult:
         if not candidates:
             known = ", ".join(repr(k.kid) for k in jwks.keys) or "none"
             return signed.verdict(
-                Verdict.INVALID,
+                Verdict.UNTRUSTED,
                 InvalidReason.NO_KEY_FOR_KID,
-                f"no key with kid {signed.kid!r} in the JWKS (kids: {known})",
+                f"no trusted key for kid {signed.kid!r}: the JWKS has kids {known}",
             )
     fitting: list[JwkEntry] = []
     misfits: list[str] = []

@@ -79,16 +79,31 @@ def request_object(request: A2ARequest) -> dict[str, Any]:
     return obj
 
 
+A2A_JSON = "application/a2a+json"
+JSON = "application/json"
+
+
+def media_type(version: ProtocolVersion) -> str:
+    """The media type of HTTP+JSON request and response bodies: ``application/a2a+json``
+    in 1.0 (A2A 1.0 spec §11.1, §14.1.1), ``application/json`` in 0.3 (§3.2.3); see
+    docs/PROTOCOL.md §3.1.3. The saved document declares the same
+    (:mod:`app.spec.operations`)."""
+    return A2A_JSON if version is ProtocolVersion.V1_0 else JSON
+
+
 def default_headers(request: A2ARequest, *, streaming: bool, has_body: bool) -> Headers:
     """Headers a REST send carries before the user's own (which override them).
 
-    ``application/json`` is what both SDK clients send and every server accepts
-    (docs/PEERS.md Q5); ``A2A-Version: 1.0`` on 1.0 sends only (docs/PEERS.md Q1).
+    Bodies go as :func:`media_type`; a unary 1.0 answer is accepted as
+    ``application/a2a+json`` or plain ``application/json`` (what SDK servers answer,
+    docs/PEERS.md Q5). ``A2A-Version: 1.0`` on 1.0 sends only (docs/PEERS.md Q1).
     """
+    media = media_type(request.version)
+    accept = media if media == JSON else f"{media}, {JSON}"
     headers: list[tuple[str, str]] = []
     if has_body:
-        headers.append(("Content-Type", "application/json"))
-    headers.append(("Accept", "text/event-stream" if streaming else "application/json"))
+        headers.append(("Content-Type", media))
+    headers.append(("Accept", "text/event-stream" if streaming else accept))
     if request.version is ProtocolVersion.V1_0:
         headers.append((A2A_VERSION_HEADER, "1.0"))
     return tuple(headers)
