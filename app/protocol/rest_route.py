@@ -259,3 +259,15 @@ def _find_key(obj: dict[str, Any], message: Descriptor, proto_name: str) -> str 
     if proto_name in obj:
         return proto_name
     return None
+
+
+A2A_JSON = "application/a2a+json"
+JSON = "application/json"
+
+
+def media_type(version: ProtocolVersion) -> str:
+    """The media type of HTTP+JSON request and response bodies: ``application/a2a+json``
+    in 1.0 (A2A 1.0 spec §11.1, §14.1.1), ``application/json`` in 0.3 (§3.2.3); see
+    docs/PROTOCOL.md §3.1.3. The saved document declares the same
+    (:mod:`app.spec.operations`)."""
+    return A2A_JSON if version is ProtocolVersion.V1_0 else JSON

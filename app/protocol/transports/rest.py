@@ -38,7 +38,7 @@ from app.protocol.events import (
 from app.protocol.http import HttpCall
 from app.protocol.http import http_error as plain_http_error
 from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
-from app.protocol.rest_route import RestRoute, build_route
+from app.protocol.rest_route import JSON, RestRoute, build_route, media_type
 from app.protocol.results import allows_empty_body, check_result
 from app.protocol.transports import http_exchange
 from app.protocol.transports.jsonrpc import merge_headers
@@ -77,18 +77,6 @@ def request_object(request: A2ARequest) -> dict[str, Any]:
             f"(a JSON object), not {type(obj).__name__}"
         )
     return obj
-
-
-A2A_JSON = "application/a2a+json"
-JSON = "application/json"
-
-
-def media_type(version: ProtocolVersion) -> str:
-    """The media type of HTTP+JSON request and response bodies: ``application/a2a+json``
-    in 1.0 (A2A 1.0 spec §11.1, §14.1.1), ``application/json`` in 0.3 (§3.2.3); see
-    docs/PROTOCOL.md §3.1.3. The saved document declares the same
-    (:mod:`app.spec.operations`)."""
-    return A2A_JSON if version is ProtocolVersion.V1_0 else JSON
 
 
 def default_headers(request: A2ARequest, *, streaming: bool, has_body: bool) -> Headers:
