@@ -54,6 +54,7 @@ from app.protocol.card.canonical import Profile
 from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
 from app.protocol.card.verify import CardStatus, CardVerification, ProfileMode, verify_card
 from app.ui.card_models import VerdictModel
+from app.ui.tasks import OwnedTask
 from app.ui.widgets import CodeView
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,8 @@ class SignatureDialog(QDialog):
         self.demo_jwks_path = demo_jwks_path
         self.verification: CardVerification | None = None
         self._file_dialog: QFileDialog | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._task = OwnedTask()
+        self._current: asyncio.Task[None] | None = None
 
         count = signature_count(card)
         title = QLabel(
@@ -290,7 +292,7 @@ class SignatureDialog(QDialog):
     @property
     def verifying(self) -> bool:
         """True while a verification runs in the worker thread."""
-        return self._task is not None and not self._task.done()
+        return self._task.running
 
     def _on_verify_button_clicked(self) -> None:
         if self.verifying:
@@ -300,8 +302,7 @@ class SignatureDialog(QDialog):
 
     def cancel_verification(self) -> None:
         """Stop waiting for the running verification (its result is dropped)."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._task.cancel()
 
     def verify(self) -> CardVerification | None:
         """Verify the card with the pasted JWKS.
@@ -339,14 +340,14 @@ class SignatureDialog(QDialog):
             None, f"Verifying {count} signature{plural}… (Cancel, or close the dialog, to stop)"
         )
         self.status_label.setText("verifying…")
-        task = asyncio.get_event_loop().create_task(self._verify_in_worker(jwks, mode))
+        task = self._task.start(self._verify_in_worker(jwks, mode))
         task.add_done_callback(self._on_task_done)
-        self._task = task
+        self._current = task
         return None
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
         # Also reached when the task is cancelled before it ever ran.
-        if task.cancelled() and task is self._task and self.isVisible():
+        if task.cancelled() and task is self._current and self.isVisible():
             self._set_busy(False)
             self._set_status(None, "Verification cancelled.")
 
