@@ -25,6 +25,7 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
+from app.protocol.jsonparse import parse_json
 from app.protocol.lifecycle import Finding
 from app.protocol.stream_items import classify_item
 from app.protocol.stream_session import StreamSession
@@ -55,10 +56,8 @@ def body_value(raw: bytes, parsed: Any = NOT_JSON) -> Any:
     """Parsed JSON where it parses, else the text (undecodable bytes replaced)."""
     if parsed is not NOT_JSON:
         return parsed
-    try:
-        return json.loads(raw) if raw.strip() else raw.decode("utf-8", "replace")
-    except (ValueError, RecursionError):
-        return raw.decode("utf-8", "replace")
+    value, _ = parse_json(raw) if raw.strip() else (NOT_JSON, "")
+    return raw.decode("utf-8", "replace") if value is NOT_JSON else value
 
 
 class Printer:
@@ -86,7 +85,7 @@ class Printer:
         findings it brings."""
         for record in self.records(event):
             if self._fmt == "jsonl":
-                self._out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
             else:
                 self._out.write(pretty(record) + "\n")
         self._out.flush()

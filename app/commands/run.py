@@ -83,7 +83,14 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
-    out.write((json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)) + "\n")
+    out.write(
+        (
+            json.dumps(record, ensure_ascii=False, allow_nan=False)
+            if fmt == "jsonl"
+            else pretty(record)
+        )
+        + "\n"
+    )
     out.flush()
 
 

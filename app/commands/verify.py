@@ -173,7 +173,7 @@ def _write_jsonl(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
     def line(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
 
     if payloads:
         for p in verification.payloads:

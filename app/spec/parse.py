@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from app.protocol import jsonparse
+
 MAX_SPEC_BYTES = 32 * 1024 * 1024
 """The largest spec file opened (32 MiB: a 1 000-operation document is about 5 MiB)."""
 
@@ -153,7 +155,7 @@ def parse_json(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
         return out
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = jsonparse.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         hint = ""
         if re.search(r"(^|\s)(//|/\*)", text):
@@ -163,7 +165,7 @@ def parse_json(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
         ) from exc
     except RecursionError as exc:
         raise SpecError(f"{name}: JSON nested too deeply to open") from exc
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+    except ValueError as exc:  # outside the JSON limits (jsonparse.JsonLimitError)
         raise SpecError(f"{name}: a value cannot be read: {exc}") from exc
     if not duplicates:
         return data, []
