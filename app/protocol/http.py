@@ -72,11 +72,11 @@ def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
     if isinstance(exc, httpx.ConnectError):
         if _caused_by(exc, ConnectionRefusedError):
             return f"Connection refused by {url} (is the agent running?)"
-        return f"Could not connect to {url}: {exc or 'connection failed'}"
+        return f"Could not connect to {url}: {str(exc) or 'connection failed'}"
     if isinstance(exc, httpx.RemoteProtocolError):
-        return f"The server at {url} broke the HTTP protocol: {exc or 'malformed HTTP'}"
+        return f"The server at {url} broke the HTTP protocol: {str(exc) or 'malformed HTTP'}"
     if isinstance(exc, httpx.DecodingError):
-        return f"Could not decode the answer from {url}: {exc or 'bad Content-Encoding'}"
+        return f"Could not decode the answer from {url}: {str(exc) or 'bad Content-Encoding'}"
     # httpx often carries no text (a reset connection): say in words what failed.
     reason = str(exc) or _PLAIN_REASONS.get(type(exc), "no details given")
     return f"{type(exc).__name__} talking to {url}: {reason}"
