@@ -217,7 +217,10 @@ def parse_yaml(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
     Raises:
         SpecError: invalid YAML (line and column), or aliases beyond the limits.
     """
-    loader = JsonLoader(text)
+    try:
+        loader = JsonLoader(text)  # the C loader encodes the text to UTF-8 first
+    except UnicodeEncodeError as exc:
+        raise SpecError(f"{name}: not UTF-8 text: {exc.reason} at character {exc.start}") from exc
     try:
         node = loader.get_single_node()
         if node is None:
