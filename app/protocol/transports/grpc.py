@@ -182,15 +182,25 @@ def metadata_for(request: A2ARequest) -> tuple[tuple[str, str | bytes], ...]:
             except (binascii.Error, ValueError) as exc:
                 raise UsageError(f"metadata {key!r} must be base64: {exc}") from exc
         else:
-            if bad := [c for c in value if not " " <= c <= "~"]:
-                raise UsageError(
-                    f"metadata {key!r} has a character gRPC cannot send ({bad[0]!r}); "
-                    "values must be printable ASCII (use a -bin key for bytes)"
-                )
             out.append((key, value))
+    return tuple(out)
+
+
+def check_sendable(metadata: tuple[tuple[str, str | bytes], ...]) -> None:
+    """Refuse metadata the gRPC library cannot put on the wire, in words.
+
+    Raises:
+        UsageError: a key outside 0-9 a-z _ - . or a text value with a character outside
+            printable ASCII.
+    """
+    for key, value in metadata:
         if not key or set(key) - _KEY_CHARS:
             raise UsageError(f"metadata key {key!r} is not valid: gRPC allows 0-9 a-z _ - . only")
-    return tuple(out)
+        if isinstance(value, str) and (bad := [c for c in value if not " " <= c <= "~"]):
+            raise UsageError(
+                f"metadata {key!r} has a character gRPC cannot send ({bad[0]!r}); "
+                "values must be printable ASCII (use a -bin key for bytes)"
+            )
 
 
 def to_json(message: Message) -> tuple[bytes, Any]:
@@ -219,6 +229,7 @@ async def exchange(
     message = build_message(spec, request.body, request.tenant)
     target = parse_target(request.endpoint)
     metadata = metadata_for(request)
+    check_sendable(metadata)
     path = f"/{grpc_service(spec.version).full_name}/{method.name}"
     response_class = message_factory.GetMessageClass(method.output_type)
     sent_bytes, _ = to_json(message)
