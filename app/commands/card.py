@@ -205,7 +205,11 @@ def pretty(record: dict[str, Any]) -> str:
 def write(out: TextIO, fmt: str, records: list[dict[str, Any]]) -> None:
     """Print ``records`` as jsonl or pretty (terminal-safe, see ``for_terminal``)."""
     for record in records:
-        text = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)
+        text = (
+            json.dumps(record, ensure_ascii=False, allow_nan=False)
+            if fmt == "jsonl"
+            else pretty(record)
+        )
         out.write(for_terminal(text, out) + "\n")
     out.flush()
 

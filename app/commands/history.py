@@ -138,7 +138,10 @@ def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
     """Every event record of the entries ``ids``, each with ``"exchange": id``."""
     for exchange_id in ids:
         for record in event_records(store.iter_events(exchange_id)):
-            out.write(json.dumps({**record, "exchange": exchange_id}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps({**record, "exchange": exchange_id}, ensure_ascii=False, allow_nan=False)
+                + "\n"
+            )
 
 
 def _all_ids(store: HistoryStore) -> list[int]:
@@ -155,7 +158,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
         where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
         for entry in store.entries(where, limit=args.limit):
             if args.output == "jsonl":
-                print(json.dumps(entry.as_record(), ensure_ascii=False))
+                print(json.dumps(entry.as_record(), ensure_ascii=False, allow_nan=False))
             else:
                 print(pretty_entry(entry))
         return EXIT_OK
@@ -165,7 +168,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
         raise CliUsageError(f"no history entry {', '.join(map(str, missing))}")
     if args.command == "show":
         for record in event_records(store.iter_events(args.id)):
-            text = json.dumps(record, ensure_ascii=False)
+            text = json.dumps(record, ensure_ascii=False, allow_nan=False)
             print(text if args.output == "jsonl" else pretty(record))
         return EXIT_OK
     ids = ids or _all_ids(store)

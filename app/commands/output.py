@@ -29,6 +29,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding, Severity
+from app.protocol.jsonparse import parse_json
 from app.protocol.stream_items import classify_item
 from app.protocol.stream_session import StreamSession
 
@@ -58,10 +59,8 @@ def body_value(raw: bytes, parsed: Any = NOT_JSON) -> Any:
     """Parsed JSON where it parses, else the text (undecodable bytes replaced)."""
     if parsed is not NOT_JSON:
         return parsed
-    try:
-        return json.loads(raw) if raw.strip() else raw.decode("utf-8", "replace")
-    except (ValueError, RecursionError):
-        return raw.decode("utf-8", "replace")
+    value, _ = parse_json(raw) if raw.strip() else (NOT_JSON, "")
+    return raw.decode("utf-8", "replace") if value is NOT_JSON else value
 
 
 class Printer:
@@ -91,7 +90,9 @@ class Printer:
         findings it brings."""
         for record in self.records(event):
             text = (
-                json.dumps(record, ensure_ascii=False) if self._fmt == "jsonl" else pretty(record)
+                json.dumps(record, ensure_ascii=False, allow_nan=False)
+                if self._fmt == "jsonl"
+                else pretty(record)
             )
             self._out.write(for_terminal(text, self._out) + "\n")
         self._out.flush()

@@ -80,7 +80,11 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
-    text = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else pretty(record)
+    text = (
+        json.dumps(record, ensure_ascii=False, allow_nan=False)
+        if fmt == "jsonl"
+        else pretty(record)
+    )
     out.write(for_terminal(text, out) + "\n")
     out.flush()
 

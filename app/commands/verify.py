@@ -169,7 +169,7 @@ def _write_jsonl(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
     def line(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
 
     if payloads:
         for p in verification.payloads:
@@ -259,6 +259,6 @@ def _write_duplicates(out: TextIO, fmt: str, duplicates: tuple[str, ...]) -> Non
     (:func:`app.protocol.card.read.examine`): a signature may cover either value."""
     for key in duplicates:
         record = {"event": "duplicate_key", "path": key, "message": DUPLICATE_KEY_MESSAGE}
-        line = json.dumps(record, ensure_ascii=False) if fmt == "jsonl" else (
+        line = json.dumps(record, ensure_ascii=False, allow_nan=False) if fmt == "jsonl" else (
             f"duplicate member: {key}: {DUPLICATE_KEY_MESSAGE}")  # fmt: skip
         out.write(for_terminal(line, out) + "\n")

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from app.protocol.clock import Clock
+from app.protocol.decoding import ACCEPT_ENCODING, decoded_chunks
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -50,13 +51,16 @@ def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.As
     Redirects are not followed: a debugger shows a 3xx for what it is. Building the default
     TLS context reads the CA bundle (~0.1-0.3 s); a GUI passes one built off its thread.
     """
-    return httpx.AsyncClient(
+    client = httpx.AsyncClient(
         verify=verify,
         timeout=httpx.Timeout(timeout),
         limits=httpx.Limits(max_connections=20, max_keepalive_connections=10),
         follow_redirects=False,
         trust_env=False,
     )
+    # Only the codings decoded in bounded steps (replaced in place: header order unchanged).
+    client.headers["Accept-Encoding"] = ACCEPT_ENCODING
+    return client
 
 
 def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
@@ -68,10 +72,23 @@ def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
     if isinstance(exc, httpx.ConnectError):
         if _caused_by(exc, ConnectionRefusedError):
             return f"Connection refused by {url} (is the agent running?)"
-        return f"Could not connect to {url}: {exc or 'connection failed'}"
+        return f"Could not connect to {url}: {str(exc) or 'connection failed'}"
     if isinstance(exc, httpx.RemoteProtocolError):
-        return f"The server at {url} broke the HTTP protocol: {exc}"
-    return f"{type(exc).__name__} talking to {url}: {exc}"
+        return f"The server at {url} broke the HTTP protocol: {str(exc) or 'malformed HTTP'}"
+    if isinstance(exc, httpx.DecodingError):
+        return f"Could not decode the answer from {url}: {str(exc) or 'bad Content-Encoding'}"
+    # httpx often carries no text (a reset connection): say in words what failed.
+    reason = str(exc) or _PLAIN_REASONS.get(type(exc), "no details given")
+    return f"{type(exc).__name__} talking to {url}: {reason}"
+
+
+_PLAIN_REASONS: dict[type[Exception], str] = {
+    httpx.ReadError: "the connection broke while reading the answer",
+    httpx.WriteError: "the connection broke while sending the request",
+    httpx.CloseError: "the connection failed while closing",
+    httpx.ProxyError: "the proxy refused or failed the request",
+    httpx.LocalProtocolError: "the request could not be sent as valid HTTP",
+}
 
 
 def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
@@ -166,7 +183,7 @@ async def send_unary(
         size = 0
         truncated = False
         try:
-            async for chunk in response.aiter_bytes():
+            async for chunk in decoded_chunks(response):
                 chunks.append(chunk)
                 size += len(chunk)
                 if size > max_bytes:

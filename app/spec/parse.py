@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from app.errors import WorkbenchError
+from app.protocol import jsonparse
 
 MAX_SPEC_BYTES = 32 * 1024 * 1024
 """The largest spec file opened (32 MiB: a 1 000-operation document is about 5 MiB)."""
@@ -161,7 +162,7 @@ def parse_json(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
         return out
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = jsonparse.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         hint = ""
         if re.search(r"(^|\s)(//|/\*)", text):
@@ -171,7 +172,7 @@ def parse_json(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
         ) from exc
     except RecursionError as exc:
         raise SpecError(f"{name}: JSON nested too deeply to open") from exc
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+    except ValueError as exc:  # outside the JSON limits (jsonparse.JsonLimitError)
         raise SpecError(f"{name}: a value cannot be read: {exc}") from exc
     if not duplicates:
         return data, []
@@ -223,7 +224,10 @@ def parse_yaml(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
     Raises:
         SpecError: invalid YAML (line and column), or aliases beyond the limits.
     """
-    loader = JsonLoader(text)
+    try:
+        loader = JsonLoader(text)  # the C loader encodes the text to UTF-8 first
+    except UnicodeEncodeError as exc:
+        raise SpecError(f"{name}: not UTF-8 text: {exc.reason} at character {exc.start}") from exc
     try:
         node = loader.get_single_node()
         if node is None:

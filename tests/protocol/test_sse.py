@@ -318,9 +318,10 @@ async def test_cancelling_twenty_streams_then_a_normal_request_works() -> None:
 @pytest.mark.parametrize(
     "data",
     ['{"a": 1, "a": [2.5, -0.0, 1e-320]}', "123456789012345678901234567890",
-     "[18446744073709551616]", "NaN", "[1e400]", '"\\ud800"', "[1,]", "\ufeff{}", '"é ☃"', " 7 "],
+     "[18446744073709551616]", '"\\ud800"', "[1,]", "\ufeff{}", '"é ☃"', " 7 "],
 )  # fmt: skip
 def test_frame_data_parses_exactly_as_json_loads(data: str) -> None:
+    # NaN and overflowing numbers are outside the JSON limits: tests/protocol/test_limits.py
     try:
         expected: Any = json.loads(data)
     except ValueError:

@@ -35,6 +35,7 @@ import httpx
 
 from app.protocol.card.parse import ParseFailure, parse_card_json
 from app.protocol.clock import Clock
+from app.protocol.decoding import decoded_chunks
 from app.protocol.events import ExchangeError, Headers, RequestSent
 from app.protocol.http import (
     HttpCall,
@@ -389,7 +390,7 @@ async def _read(
             ),
         )
     body = bytearray()
-    async for chunk in response.aiter_bytes():
+    async for chunk in decoded_chunks(response):
         body.extend(chunk)
         if len(body) > max_bytes:
             return replace(

@@ -8,13 +8,13 @@ HMAC algorithms fit only ``oct`` keys: an asymmetric key is never used as an HMA
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from jwcrypto import jwk
 from jwcrypto.common import JWException
 
 from app.errors import UsageError
+from app.protocol import jsonparse
 
 __all__ = ["SUPPORTED_ALGS", "JwkEntry", "Jwks", "JwksError", "key_fit", "parse_jwks"]
 
@@ -96,7 +96,7 @@ def parse_jwks(text: str | bytes) -> Jwks:
         JwksError: not JSON, not an object, or no ``keys`` array / no key at all.
     """
     try:
-        data = json.loads(text)
+        data = jsonparse.loads(text)
     except (ValueError, RecursionError) as exc:
         raise JwksError(f"JWKS is not JSON: {exc}") from exc
     if isinstance(data, dict) and "keys" in data:

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from app.protocol import jsonparse
+
 __all__ = ["ParseFailure", "parse_card_json"]
 
 
@@ -56,11 +58,11 @@ def parse_card_json(raw: bytes) -> tuple[Any, ParseFailure | None, tuple[str, ..
         return obj
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs_hook)
+        value = jsonparse.loads(text, object_pairs_hook=pairs_hook)
     except json.JSONDecodeError as exc:
         return None, ParseFailure(exc.msg, exc.lineno, exc.colno, exc.pos), ()
     except RecursionError:
         return None, ParseFailure("JSON nesting too deep to parse"), ()
-    except ValueError as exc:  # e.g. integer string conversion limit (CPython gh-95778)
+    except ValueError as exc:  # outside the JSON limits (jsonparse.JsonLimitError)
         return None, ParseFailure(str(exc)), ()
     return value, None, tuple(duplicates)

@@ -62,6 +62,33 @@ CONTENT_TYPE = "application/grpc"
 # deadline). With empty trailers they are transport failures, not answers.
 _LOCAL_STATUSES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
+# gRPC over HTTP/2: metadata keys are 0-9 a-z _ - . and ASCII values printable (the library
+# fails deep inside its C core on anything else, with no words for it).
+_KEY_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz_-.")
+
+# The receive limit the library enforces itself: like an HTTP body over the cap, a protocol
+# failure of this exchange, not an error the agent answered with.
+_LIMIT_DETAILS = "larger than max"
+
+
+class _Undecodable:
+    """A reply whose bytes are not the rpc's response message."""
+
+    __slots__ = ("reason", "size")
+
+    def __init__(self, size: int, reason: str) -> None:
+        self.size, self.reason = size, reason
+
+
+def _deserializer(response_class: Any) -> Any:
+    def parse(data: bytes) -> Any:
+        try:
+            return response_class.FromString(data)
+        except Exception as exc:  # protobuf's DecodeError and friends from hostile bytes
+            return _Undecodable(len(data), str(exc) or type(exc).__name__)
+
+    return parse
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -159,6 +186,23 @@ def metadata_for(request: A2ARequest) -> tuple[tuple[str, str | bytes], ...]:
     return tuple(out)
 
 
+def check_sendable(metadata: tuple[tuple[str, str | bytes], ...]) -> None:
+    """Refuse metadata the gRPC library cannot put on the wire, in words.
+
+    Raises:
+        UsageError: a key outside 0-9 a-z _ - . or a text value with a character outside
+            printable ASCII.
+    """
+    for key, value in metadata:
+        if not key or set(key) - _KEY_CHARS:
+            raise UsageError(f"metadata key {key!r} is not valid: gRPC allows 0-9 a-z _ - . only")
+        if isinstance(value, str) and (bad := [c for c in value if not " " <= c <= "~"]):
+            raise UsageError(
+                f"metadata {key!r} has a character gRPC cannot send ({bad[0]!r}); "
+                "values must be printable ASCII (use a -bin key for bytes)"
+            )
+
+
 def to_json(message: Message) -> tuple[bytes, Any]:
     """A message as camelCase ProtoJSON: ``(utf-8 bytes, parsed dict)``."""
     value = json_format.MessageToDict(message)
@@ -185,6 +229,7 @@ async def exchange(
     message = build_message(spec, request.body, request.tenant)
     target = parse_target(request.endpoint)
     metadata = metadata_for(request)
+    check_sendable(metadata)
     path = f"/{grpc_service(spec.version).full_name}/{method.name}"
     response_class = message_factory.GetMessageClass(method.output_type)
     sent_bytes, _ = to_json(message)
@@ -199,7 +244,7 @@ async def exchange(
     async with channel:
         kwargs: dict[str, Any] = {
             "request_serializer": type(message).SerializeToString,
-            "response_deserializer": response_class.FromString,
+            "response_deserializer": _deserializer(response_class),
         }
         try:
             if method.server_streaming:
@@ -245,6 +290,9 @@ async def _unary(spec: MethodSpec, call: Any, clock: Clock) -> AsyncGenerator[Ex
     trailers = metadata_pairs(await call.trailing_metadata())
     code = await call.code()
     yield ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial)
+    if isinstance(response, _Undecodable):
+        yield _undecodable(response, clock, trailers)
+        return
     raw, value = to_json(response)
     yield ResponseBody(clock.now(), raw, CONTENT_TYPE, value, "", trailers)
     problem = check_result(spec, Binding.GRPC, value)
@@ -261,8 +309,20 @@ async def _stream(call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None
     seq = 0
     async for response in call:
         seq += 1
+        if isinstance(response, _Undecodable):
+            yield _undecodable(response, clock, ())
+            continue
         raw, value = to_json(response)
         yield StreamItem(clock.now(), seq, raw, value, info=classify_frame(value, "", "", raw))
+
+
+def _undecodable(reply: _Undecodable, clock: Clock, trailers: Headers) -> ExchangeError:
+    return ExchangeError(
+        clock.now(),
+        ErrorKind.PROTOCOL,
+        f"The reply ({reply.size} bytes) is not the method's response message: {reply.reason}",
+        trailers=trailers,
+    )
 
 
 def _failure(
@@ -287,6 +347,9 @@ def _failure(
         else:
             message = f"Could not reach {target.origin}: {details or 'UNAVAILABLE'}"
         return [ExchangeError(clock.now(), ErrorKind.TRANSPORT, message, code.name, code.name)]
+    if code is grpc.StatusCode.RESOURCE_EXHAUSTED and _LIMIT_DETAILS in details and not trailers:
+        message = f"The reply from {target.origin} is over the size limit: {details}"
+        return [ExchangeError(clock.now(), ErrorKind.PROTOCOL, message, code.name, code.name)]
     lines: tuple[str, ...] = ()
     data: Any = None
     raw = status_details_bytes(trailers)

@@ -12,7 +12,7 @@ What an item or a plain body *means* is the binding's business: the caller passe
 objects); this module knows SSE framing only.
 
 Frames are decoded by our own :class:`app.protocol.sse.SseDecoder` over
-``response.aiter_bytes()``, not by httpx-sse: httpx-sse decodes text and drops comments and
+``decoded_chunks(response)``, not by httpx-sse: httpx-sse decodes text and drops comments and
 the frame bytes, and a debugger must show every frame exactly as received.
 
 Cancellation: the response is always closed in ``finally``; a cancelled
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from app.protocol.clock import Clock
+from app.protocol.decoding import decoded_chunks
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -131,7 +132,7 @@ async def _stream_items(
     decoder = SseDecoder()
     seq = 0
     try:
-        async for chunk in response.aiter_bytes():
+        async for chunk in decoded_chunks(response):
             # A fast stream arrives in big chunks (hundreds of frames): items are made
             # without a coroutine per frame; only a huge frame is parsed off the loop.
             for frame in decoder.feed(chunk):
@@ -207,7 +208,7 @@ async def _plain_body(
     chunks: list[bytes] = []
     size = 0
     try:
-        async for chunk in response.aiter_bytes():
+        async for chunk in decoded_chunks(response):
             chunks.append(chunk)
             size += len(chunk)
             if size > max_bytes:
