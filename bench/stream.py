@@ -8,7 +8,10 @@ small JSON-RPC status-update events as fast as it can. Measured in the same run:
 - (a) SSE raw: httpx-sse ``aiter_sse`` + ``json.loads``, no UI;
 - (b) SSE app: a request tab in the main window (shown offscreen) sends
   ``SendStreamingMessage``; the exchange pipeline feeds the timeline model;
-- the same for gRPC: a raw ``grpc.aio`` loop vs the app's gRPC binding into the timeline.
+- the same for gRPC: a raw ``grpc.aio`` loop vs the app's gRPC binding into the timeline;
+- (c) SSE app with history on: as (b), each exchange also recorded by the GUI's history
+  (a store in a temporary data directory); printed: its rate, the ratio on/off (c/b) and
+  the stream items missing from the stored entry (must be 0). (b) runs with history off.
 
 Printed: events/s for each, the ratio app/raw (target >= 0.5), events lost (must be 0) and
 the longest GUI event-loop stall during the app run (target < 50 ms), measured with a 5 ms
@@ -160,10 +163,16 @@ async def raw_grpc(target: str) -> tuple[int, float]:
 # --- (b) the app pipeline into the timeline -------------------------------------------------
 
 
-async def app_run(window: Any, endpoint: str, binding: str) -> tuple[int, float, float]:
+async def app_run(
+    window: Any, endpoint: str, binding: str, history: Any = None
+) -> tuple[int, float, float]:
+    """One app run; ``history`` the store to record into (None: history off)."""
     from PySide6.QtCore import QTimer
 
     from app.protocol.types import Binding
+
+    if hasattr(window, "history"):
+        window.history.store = history
 
     tab = window.new_a2a_tab(endpoint, "bench")
     tab.binding_combo.setCurrentIndex(tab.binding_combo.findData(Binding(binding)))
@@ -198,6 +207,12 @@ async def app_run(window: Any, endpoint: str, binding: str) -> tuple[int, float,
     errors = [row.summary for row in panel.model.rows() if row.kind.value == "error"]
     if errors:
         print(f"  errors in the {binding} timeline: {errors[:3]}")
+    if history is not None:  # what the history holds of this run (zero loss)
+        await asyncio.to_thread(history.flush, 60)
+        stored = history.entries(limit=1)[0].items
+        if stored != items:
+            print(f"  history stored {stored} of {items} stream items: LOSS")
+        items = min(items, stored)
     # Close the tab (as a user would) so runs do not pile up 20 000-row timelines.
     window.tabs.removeTab(window.tabs.indexOf(tab))
     tab.deleteLater()
@@ -258,6 +273,29 @@ def report(
     )
 
 
+async def _rate(run: Awaitable[tuple[int, float, float]]) -> tuple[int, float]:
+    count, seconds, _stall = await run
+    return count, seconds
+
+
+def report_history(
+    events: int, offs: list[tuple[int, float]], ons: list[tuple[int, float, float]]
+) -> None:
+    off_rates = [count / seconds for count, seconds in offs]
+    on_rates = [count / seconds for count, seconds, _stall in ons]
+    ratios = [a / b for a, b in zip(on_rates, off_rates, strict=True)]
+    ratio = statistics.median(ratios)
+    lost = max(events - count for count, _seconds, _stall in ons)
+    print(f"SSE (JSON-RPC) with history on: {events:,} events, {len(ons)} run(s), medians")
+    print(
+        f"  (b) history off  {statistics.median(off_rates):>10,.0f} events/s  {_spread(off_rates)}"
+    )
+    print(f"  (c) history on   {statistics.median(on_rates):>10,.0f} events/s  {_spread(on_rates)}")
+    print(f"  ratio c/b        {ratio:>10.2f}   (on/off)  {_spread(ratios, '.2f')}")
+    print(f"  events lost      {lost:>10}   (timeline and store; must be 0)  "
+          f"{'OK' if lost == 0 else 'FAIL'}")  # fmt: skip
+
+
 def _spread(values: list[float], spec: str = ",.0f") -> str:
     return "[" + ", ".join(format(v, spec) for v in values) + "]"
 
@@ -273,6 +311,12 @@ def main() -> int:
         asyncio.run(_serve(args.events))
         return 0
 
+    # The GUI records every exchange: into a throwaway data directory, not the user's.
+    import tempfile
+
+    data_home = tempfile.TemporaryDirectory(prefix="a2a-bench-")
+    os.environ["XDG_DATA_HOME"] = data_home.name
+    os.environ["XDG_CONFIG_HOME"] = data_home.name
     server = subprocess.Popen(
         [sys.executable, __file__, "--serve", "--events", str(args.events)],
         stdin=subprocess.PIPE,
@@ -296,19 +340,35 @@ def main() -> int:
         window = MainWindow()
         window.resize(1280, 800)
         window.show()
+        store: list[Any] = []
+        recording = getattr(window, "history", None)  # the GUI's history (if wired in)
+        if recording is not None:
+            recording.opened.connect(store.append)
 
         async def run_all() -> None:
             await window.warm_up()  # as the app does at start
+            while recording is not None and not store and recording.store is None:
+                await asyncio.sleep(0.02)
+            history = store[0] if store else getattr(recording, "store", None)
             if args.only != "grpc":
                 raws, apps = await measure(
                     lambda: raw_sse(url), lambda: app_run(window, url, "JSONRPC"), args.runs
                 )
                 report("SSE (JSON-RPC)", args.events, raws, apps)
+            if args.only != "grpc" and history is not None:
+                offs, ons = await measure(
+                    lambda: _rate(app_run(window, url, "JSONRPC")),
+                    lambda: app_run(window, url, "JSONRPC", history),
+                    args.runs,
+                )
+                report_history(args.events, offs, ons)
             if args.only != "sse":
                 raws, apps = await measure(
                     lambda: raw_grpc(target), lambda: app_run(window, target, "GRPC"), args.runs
                 )
                 report("gRPC", args.events, raws, apps)
+            if recording is not None:
+                recording.store = history  # closed by the shutdown
             await window.shutdown()
 
         with loop:  # closing the loop also stops its executor (warm_up's thread)
@@ -319,6 +379,7 @@ def main() -> int:
         if server.stdin:
             server.stdin.close()
         server.wait(10)
+        data_home.cleanup()
 
 
 if __name__ == "__main__":

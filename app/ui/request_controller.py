@@ -34,6 +34,7 @@ class RequestController(QObject):
         event_arrived: an event of the main exchange (arg: the ExchangeEvent). Not named
             ``event``: that would hide :meth:`QObject.event`, which Qt calls to deliver events.
         finished: the main exchange is over: ended, failed or cancelled (no args).
+        side_started: the side exchange starts (arg: the A2ARequest).
         side_event_arrived: an event of the side exchange (arg: the ExchangeEvent).
         side_finished: the side exchange is over (no args).
     """
@@ -41,6 +42,7 @@ class RequestController(QObject):
     started = Signal(object, bool)
     event_arrived = Signal(object)
     finished = Signal()
+    side_started = Signal(object)
     side_event_arrived = Signal(object)
     side_finished = Signal()
 
@@ -70,6 +72,7 @@ class RequestController(QObject):
 
     def send_side(self, request: A2ARequest) -> None:
         """Start ``request`` as the side exchange (the caller checks :attr:`side_busy`)."""
+        self.side_started.emit(request)
         self._side.start(self._run_side(request))
 
     def cancel(self) -> None:
