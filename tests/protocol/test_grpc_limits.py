@@ -14,6 +14,10 @@ from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 
+# The hostile server's own request-handling task (grpc.aio AioServer._request_call) is
+# still waiting when the test body ends; the fixture's server.stop() ends it at teardown.
+pytestmark = pytest.mark.leaks_allowed("grpc.aio server task, stopped by the fixture")
+
 REPLIES: dict[str, bytes] = {}
 
 

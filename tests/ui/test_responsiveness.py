@@ -200,7 +200,7 @@ def test_closing_the_dialog_cancels_a_running_verification(
     dlg.verify()
     run_loop_for(qloop, 0.1)
     assert dlg.verifying
-    task = dlg._task
+    task = dlg._current
     dlg.close()
     run_loop_for(qloop, 0.05)
     assert task is not None and task.cancelled()
