@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.spec: SpecController = SpecController(self, self, self._file_menu)
         self._file_menu.addSeparator()
         self._file_menu.addAction(self._quit_action)
+        self._setup_history()
         # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.session import SessionController
 
@@ -89,6 +90,22 @@ class MainWindow(QMainWindow):
         for tab in self.request_tabs():
             self.session.watch(tab)
         self.session.restore()
+
+    def _setup_history(self) -> None:
+        """The History dock (View → History) and the recording of every exchange."""
+        from app.ui.history_dock import HistoryDock
+        from app.ui.history_recording import HistoryRecording
+
+        self.history_dock = HistoryDock(self, self)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.history_dock)
+        self.history_dock.hide()
+        self._view_menu.addAction(self.history_dock.toggleViewAction())
+        self.history_dock.toggleViewAction().setShortcut(QKeySequence("Ctrl+H"))
+        self.history = HistoryRecording(self.messages, parent=self)
+        panel = self.history_dock.panel
+        self.history.opened.connect(panel.set_store)
+        self.history.recorded.connect(panel.refresh)
+        self.history.start()
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -116,6 +133,7 @@ class MainWindow(QMainWindow):
         self._shortcuts.append((self._quit_action, "Ctrl+Q"))
         self._quit_action.triggered.connect(self.close)
         file_menu.addAction(self._quit_action)
+        self._view_menu = self.menuBar().addMenu("&View")
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About A2A Workbench", self)
         about.triggered.connect(lambda: self.messages.show(f"A2A Workbench {__version__}", 5000))
@@ -154,6 +172,8 @@ class MainWindow(QMainWindow):
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
         if hasattr(self, "session"):
             self.session.watch(tab)
+        if hasattr(self, "history"):
+            self.history.watch(tab)
         self.tabs.setCurrentIndex(index)
         (tab.endpoint_edit if not endpoint else tab.body_editor).setFocus()
         return tab
@@ -236,6 +256,9 @@ class MainWindow(QMainWindow):
         if hasattr(self, "spec"):
             await self.spec.shutdown()
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
+        if hasattr(self, "history"):
+            await self.history_dock.panel.shutdown()
+            await self.history.close()
         if self._http is not None:
             await self._http.aclose()
             self._http = None
