@@ -132,7 +132,7 @@ class Printer:
                     if self._reveal
                     else event.masked(self._secret_headers, self._secret_query)
                 )
-                return {
+                out = {
                     "event": "request",
                     "rpc_method": event.rpc_method,
                     "method": event.method,
@@ -140,6 +140,9 @@ class Printer:
                     "headers": headers_object(shown.headers),
                     "body": body_value(event.body),
                 }
+                if event.descriptors:  # gRPC only: HTTP records keep their keys
+                    out["descriptors"] = event.descriptors
+                return out
             case ResponseHead():
                 self._head = event
                 if not (self._session is not None and event.event_stream):
@@ -228,6 +231,8 @@ def pretty(record: dict[str, Any]) -> str:
         return pretty_finding(record)
     if kind == "request":
         lines = [f"→ {record['method']} {record['url']}  ({record['rpc_method']})"]
+        if "descriptors" in record:
+            lines.append(f"  via {record['descriptors']}")
         lines += [f"  {k}: {v}" for k, v in record["headers"].items()]
         lines.append(_indent(record["body"]))
         return "\n".join(lines)

@@ -156,6 +156,8 @@ def encode(event: ExchangeEvent, mask: Masker) -> Row:
                     "headers": _pairs(mask.headers(event.headers)),
                     "rpc_method": event.rpc_method, "streaming": event.streaming,
                     "version": event.version.value}  # fmt: skip
+            if event.descriptors:  # gRPC only: HTTP rows keep their keys
+                meta["descriptors"] = event.descriptors
             return "request", event.t, _dumps(meta), mask.data(event.body)
         case ResponseHead():
             meta = {"status": event.status, "reason": event.reason,
@@ -213,7 +215,8 @@ def _decode_one(kind: str, t: float, meta: dict[str, Any], payload: bytes) -> Ex
     if kind == "request":
         return RequestSent(t, meta["method"], meta["url"], _headers(meta["headers"]), payload,
                            meta["rpc_method"], meta.get("streaming", False),
-                           ProtocolVersion(meta.get("version", "1.0")))  # fmt: skip
+                           ProtocolVersion(meta.get("version", "1.0")),
+                           descriptors=meta.get("descriptors", ""))  # fmt: skip
     if kind == "head":
         return ResponseHead(t, meta["status"], meta["reason"], meta["http_version"],
                             _headers(meta["headers"]), meta.get("event_stream", False))  # fmt: skip

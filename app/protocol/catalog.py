@@ -379,6 +379,14 @@ def grpc_service(version: ProtocolVersion) -> ServiceDescriptor:
     return a2a_v0_3_pb2.DESCRIPTOR.services_by_name["A2AService"]
 
 
+def grpc_descriptors(version: ProtocolVersion) -> str:
+    """Which descriptors :func:`grpc_service` serves ``version`` from, for the output (the
+    built-in official ones: server reflection is not used)."""
+    v1 = version is ProtocolVersion.V1_0
+    module = "a2a.types.a2a_pb2" if v1 else "a2a.compat.v0_3.a2a_v0_3_pb2"
+    return f"built-in a2a-sdk descriptors ({module}, A2A {version.value})"
+
+
 def grpc_method(spec: MethodSpec) -> MethodDescriptor | None:
     """The rpc descriptor of ``spec`` (input/output types, streaming, HTTP rule), if any."""
     if not spec.grpc_rpc:

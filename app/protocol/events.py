@@ -113,6 +113,9 @@ class RequestSent:
     secret_values: tuple[str, ...] = field(default=(), repr=False)
     """Every credential value the request carries (the exchange's registry,
     :func:`app.protocol.secrets.request_secrets`); :meth:`masked` hides them anywhere."""
+    descriptors: str = ""
+    """gRPC only: which protobuf descriptors encoded the call
+    (:func:`app.protocol.catalog.grpc_descriptors`); empty for HTTP."""
 
     def masked(
         self, header_names: Iterable[str] = (), query_names: Iterable[str] = ()

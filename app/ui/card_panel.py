@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -47,6 +48,7 @@ from app.protocol.card.shape import CardProblem
 from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest
+from app.spec.xa2a import strip_private_metadata
 from app.ui.card_readout import CardReadout
 from app.ui.extended_card import extended_card_request
 from app.ui.signature_dialog import SignatureDialog
@@ -170,6 +172,12 @@ class CardPanel(QWidget):
         self.verify_button.setObjectName("verifySignatureButton")
         self.verify_button.setToolTip("Check the card's JWS signatures against a JWKS you trust")
         self.verify_button.setEnabled(False)
+        self.strip_check = QCheckBox("Strip private metadata")
+        self.strip_check.setObjectName("stripPrivateMetadataCheck")
+        self.strip_check.setToolTip(
+            "Save the fetched card's snapshot without signatures and metadata objects"
+        )
+        self.strip_check.setChecked(True)
 
         self.status_label = QLabel("No card loaded")
         self.status_label.setObjectName("cardStatusLabel")
@@ -201,6 +209,7 @@ class CardPanel(QWidget):
         row2.addWidget(self.extended_button)
         row2.addWidget(self.verify_button)
         row2.addStretch(1)
+        row2.addWidget(self.strip_check)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.detail_label, 1)
@@ -259,6 +268,21 @@ class CardPanel(QWidget):
         origin = endpoint_origin(endpoint)
         if origin and not self._url_edited:
             self.url_edit.setText(origin)
+
+    def set_card_url(self, url: str) -> None:
+        """Show ``url`` (a saved ``agentCardUrl``) in the field; the endpoint no longer
+        prefills it."""
+        self.url_edit.setText(url)
+        self._url_edited = True
+
+    def snapshot(self) -> tuple[str, dict[str, Any]] | None:
+        """The URL the shown card was fetched from and its snapshot to save, stripped
+        when *Strip private metadata* is ticked; None unless a fetched card is shown."""
+        if self.last_fetch is None or not isinstance(self.card, dict):
+            return None
+        card = self.card
+        snapshot = strip_private_metadata(card) if self.strip_check.isChecked() else dict(card)
+        return self.last_fetch.card_url, snapshot
 
     def _on_url_edited(self, text: str) -> None:
         self._url_edited = bool(text.strip())

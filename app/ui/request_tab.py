@@ -166,8 +166,14 @@ class RequestTab(RequestForm):
     # --- saving to and opening from a spec ----------------------------------------------
 
     def to_saved(self) -> SavedRequest:
-        """The tab as a Qt-free :class:`SavedRequest` (:meth:`RequestDraft.to_saved`)."""
-        return self.draft.to_saved(self.form())
+        """The tab as a Qt-free :class:`SavedRequest` (:meth:`RequestDraft.to_saved`), with
+        the card page's fetched card as ``agentCardUrl`` and snapshot when there is one."""
+        saved = self.draft.to_saved(self.form())
+        fetched = self.card_panel.snapshot()
+        if fetched is None:
+            return saved
+        url, card = fetched
+        return dataclasses.replace(saved, agent_card_url=url, agent_card=card)
 
     def _follow_endpoint(self, endpoint: str) -> None:
         # A saved endpoint may be `{{baseUrl}}/`: prefill the card URL from its value.
@@ -186,6 +192,8 @@ class RequestTab(RequestForm):
     def load_saved(self, saved: SavedRequest) -> None:
         """Show ``saved`` exactly as it was saved (``{{variables}}`` stay as written)."""
         self.show_saved(saved)
+        if saved.agent_card_url:
+            self.card_panel.set_card_url(saved.agent_card_url)
         self.mark_saved(saved)
 
     def mark_saved(self, saved: SavedRequest, spec_path: Path | None = None) -> None:

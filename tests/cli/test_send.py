@@ -190,3 +190,30 @@ def test_deadline_ends_the_exchange_with_deadline_exceeded() -> None:
     assert code == 2
     (error,) = by_event(lines, "error")
     assert error["code"] == "DEADLINE_EXCEEDED" and error["kind"] == "transport"
+
+
+@pytest.mark.peer
+@pytest.mark.parametrize(
+    ("version", "method", "module"),
+    [("1.0", "SendMessage", "a2a.types.a2a_pb2"),
+     ("0.3", "message/send", "a2a.compat.v0_3.a2a_v0_3_pb2")],
+)  # fmt: skip
+def test_grpc_output_names_the_descriptors_used(
+    sdk_peer: dict[str, Any], version: str, method: str, module: str
+) -> None:
+    target = sdk_peer["grpc_target"]
+    args = [target, "--binding", "GRPC", "--version", version, "--method", method, "--text", "hi"]
+    code, lines = send(*args)
+    assert code == 0, lines
+    expected = f"built-in a2a-sdk descriptors ({module}, A2A {version})"
+    assert by_event(lines, "request")[0]["descriptors"] == expected
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "send", *args, "--output", "pretty"],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )  # fmt: skip
+    first, second = proc.stdout.splitlines()[:2]
+    assert first.startswith("→ gRPC ") and second == f"  via {expected}"
+    # HTTP request records carry no such key.
+    code, lines = send(sdk_peer["jsonrpc_url"], "--version", version, "--method", method,
+                       "--text", "hi")  # fmt: skip
+    assert code == 0 and "descriptors" not in by_event(lines, "request")[0]

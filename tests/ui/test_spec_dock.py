@@ -12,7 +12,7 @@ import yaml
 from openapi_spec_validator import validate
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QTreeView
+from PySide6.QtWidgets import QCheckBox, QPushButton, QTreeView
 
 from app.protocol import exchange
 from app.protocol.auth import AuthKind
@@ -21,6 +21,7 @@ from app.protocol.events import ExchangeEnd, ExchangeError
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 from app.spec.document import load
+from app.spec.xa2a import strip_private_metadata
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 from app.ui.spec_dock import EXAMPLE_SPEC, read_recent
@@ -217,3 +218,34 @@ def test_a_file_that_cannot_be_saved_over_is_reported_in_the_message_bar(
     save.trigger()  # the tab belongs to the file: Ctrl+S would save over it
     wait_until(lambda: "Not saved over" in window.statusBar().currentMessage())
     assert path.read_bytes() == before
+
+
+def test_saving_a_tab_with_a_fetched_card_writes_its_url_and_snapshot(
+    qtbot: Any, window: MainWindow, tmp_path: Path, wait_until: Any, sdk_peer: dict[str, Any]
+) -> None:
+    tab = window.new_a2a_tab(sdk_peer["jsonrpc_url"])
+    path = tmp_path / "cards.a2a.yaml"
+    assert window.spec.save_tab(tab, path) == []
+    x = next(iter(yaml.safe_load(path.read_bytes())["paths"].values()))["post"]["x-a2a"]
+    assert "agentCardUrl" not in x and "agentCard" not in x  # no card fetched, none saved
+
+    panel = tab.card_panel
+    tab.result_tabs.setCurrentWidget(panel)
+    strip = panel.findChild(QCheckBox, "stripPrivateMetadataCheck")
+    assert strip is not None and strip.isChecked()
+    fetch_button = panel.findChild(QPushButton, "fetchCardButton")
+    qtbot.mouseClick(fetch_button, Qt.MouseButton.LeftButton)
+    wait_until(lambda: not panel.busy and panel.card is not None, timeout=15)
+    for ticked in (True, False):
+        strip.setChecked(ticked)
+        saved = tmp_path / f"card-{ticked}.a2a.yaml"
+        assert window.spec.save_tab(tab, saved, force=True) == []
+        ops = yaml.safe_load(saved.read_bytes())["paths"]
+        x = next(iter(ops.values()))["post"]["x-a2a"]
+        assert x["agentCardUrl"] == sdk_peer["card_url"]
+        expected = strip_private_metadata(panel.card) if ticked else panel.card
+        assert x["agentCard"] == expected
+
+    reopened = window.new_a2a_tab("")
+    reopened.load_saved(load(saved).operations()[0].request)
+    assert reopened.card_panel.url_edit.text() == sdk_peer["card_url"]

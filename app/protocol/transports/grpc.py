@@ -34,7 +34,7 @@ import httpx
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 
-from app.protocol.catalog import MethodSpec, grpc_method, grpc_service
+from app.protocol.catalog import MethodSpec, grpc_descriptors, grpc_method, grpc_service
 from app.protocol.clock import Clock
 from app.protocol.errors import UsageError
 from app.protocol.events import (
@@ -260,7 +260,13 @@ async def exchange(
             (k, v if isinstance(v, str) else base64.b64encode(v).decode()) for k, v in metadata
         )
         yield RequestSent(
-            clock.now(), "gRPC", target.origin + path, shown, sent_bytes, request.method
+            clock.now(),
+            "gRPC",
+            target.origin + path,
+            shown,
+            sent_bytes,
+            request.method,
+            descriptors=grpc_descriptors(spec.version),
         )
         head_sent = False
         try:
