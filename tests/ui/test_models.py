@@ -129,6 +129,9 @@ def test_every_model_passes_qtmodeltester(
     _click(qtbot, stream, "sendButton")
     wait_until(lambda: not stream.busy, timeout=20)
 
+    # The history store records off the GUI thread and the dock reloads after each write.
+    wait_until(lambda: window.history_dock.panel.model.rowCount() > 0, timeout=15)
+
     checked: set[type[QAbstractItemModel]] = set()
     empty: list[str] = []
     for model in _shown_models():
