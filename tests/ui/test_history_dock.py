@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -10,14 +12,17 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QPushButton, QTableView
+from PySide6.QtWidgets import QComboBox, QLineEdit, QMessageBox, QPushButton, QTableView
 
-from app.history.store import HistoryFilter, HistoryStore
+from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable, history_path
 from app.protocol.events import ExchangeEnd, Outcome, RequestSent
 from app.protocol.request import A2ARequest
 from app.ui.history_dock import HistoryDock, HistoryPanel
 from app.ui.history_model import HistoryModel
 from app.ui.main_window import MainWindow
+from app.ui.response_view import ResponseView
+from app.ui.widgets import CodeView
+from tests.ui.test_request_tab import find, new_tab, send_and_wait, type_into
 
 pytestmark = pytest.mark.gui
 
@@ -60,6 +65,125 @@ def click(qtbot: Any, panel: HistoryPanel, name: str) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def test_exchanges_sent_in_the_gui_are_listed_opened_compared_deleted_and_kept(
+    qtbot: Any,
+    qloop: Any,
+    window: MainWindow,
+    wait_until: Callable[..., None],
+    sdk_peer: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    panel = open_dock(window)
+    wait_until(lambda: panel.model.store is not None)
+
+    tab = new_tab(qtbot, window)
+    type_into(qtbot, find(tab, QLineEdit, "endpointEdit"), sdk_peer["jsonrpc_url"])
+    type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "12 30")
+    qtbot.mouseClick(find(tab, QPushButton, "generateBodyButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(find(tab, QPushButton, "replaceBodyButton"), Qt.MouseButton.LeftButton)
+    assert send_and_wait(qtbot, tab, wait_until).outcome is Outcome.OK
+    view = wait_rows(wait_until, panel, 1)
+
+    find(tab, QComboBox, "methodCombo").setCurrentText("SendStreamingMessage")
+    qtbot.mouseClick(find(tab, QPushButton, "generateBodyButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(find(tab, QPushButton, "replaceBodyButton"), Qt.MouseButton.LeftButton)
+    send_and_wait(qtbot, tab, wait_until)
+    wait_rows(wait_until, panel, 2)
+
+    # Newest first: the stream, then the unary call.
+    assert cell(view, 0, 1) == "SendStreamingMessage"
+    assert cell(view, 1, 1) == "SendMessage"
+    assert cell(view, 1, 2) == "JSONRPC" and cell(view, 1, 3) == "1.0"
+    assert cell(view, 1, 4) == sdk_peer["jsonrpc_url"]
+    assert cell(view, 1, 5) == "ok" and cell(view, 1, 6) == "200"
+    assert "item" in cell(view, 0, 8)
+
+    # Filter by text, then by outcome.
+    edit = panel.findChild(QLineEdit, "historyFilterEdit")
+    qtbot.keyClicks(edit, "Streaming")
+    assert view.model().rowCount() == 1 and cell(view, 0, 1) == "SendStreamingMessage"
+    assert panel.count_label.text() == "1 entry"
+    panel.resize(1200, 420)
+    panel.grab().save(str(SHOTS / "history-filtered.png"))
+    edit.clear()
+    assert view.model().rowCount() == 2
+    outcome = panel.findChild(QComboBox, "historyOutcomeCombo")
+    outcome.setCurrentText("transport_error")
+    assert view.model().rowCount() == 0
+    outcome.setCurrentText("Any")
+    method = panel.findChild(QComboBox, "historyMethodCombo")
+    method.setCurrentText("SendMessage")
+    assert view.model().rowCount() == 1
+    method.setCurrentText("Any")
+
+    # Open the unary entry: the same response view shows it, read-only.
+    select_rows(qtbot, view, 1)
+    click(qtbot, panel, "historyOpenButton")
+    shown = panel.findChild(ResponseView, "historyResponseView")
+    wait_until(lambda: shown.outcome is Outcome.OK)
+    assert "Sum: 42" in shown.pretty_view.toPlainText()
+    assert shown.pretty_view.isReadOnly()
+    # Open the stream: its items are in the timeline.
+    select_rows(qtbot, view, 0)
+    click(qtbot, panel, "historyOpenButton")
+    wait_until(lambda: panel.viewer.timeline.event_count > 0)
+
+    # Compare the two.
+    select_rows(qtbot, view, 0, 1)
+    click(qtbot, panel, "historyCompareButton")
+    wait_until(lambda: panel.compare_dialog is not None and panel.compare_dialog.isVisible())
+    compare = panel.compare_dialog.findChild(CodeView, "historyCompareView")
+    text = compare.toPlainText()
+    assert "=== Response body ===" in text and "=== Stream items ===" in text
+    assert "Sum: 42" in text and "# item 1" in text
+    panel.compare_dialog.grab().save(str(SHOTS / "history-compare.png"))
+
+    # Open as new request: the tab that sent it comes back.
+    select_rows(qtbot, view, 1)
+    click(qtbot, panel, "historyOpenRequestButton")
+    restored = window.current_tab()
+    assert restored is not None and restored is not tab
+    assert find(restored, QLineEdit, "endpointEdit").text() == sdk_peer["jsonrpc_url"]
+    assert find(restored, QComboBox, "methodCombo").currentText() == "SendMessage"
+
+    # Export all as HAR, then the selection as JSON lines (file dialog answered).
+    har = SHOTS.parent / f"dock-{os.getpid()}.har"
+    monkeypatch.setattr(
+        "PySide6.QtWidgets.QFileDialog.getSaveFileName", lambda *a, **k: (str(har), "")
+    )
+    view.clearSelection()
+    click(qtbot, panel, "historyExportButton")
+    wait_until(lambda: "Exported" in window.statusBar().currentMessage())
+    assert len(json.loads(har.read_text())["log"]["entries"]) == 2
+    har.unlink()
+
+    # Delete one; restart keeps the other.
+    select_rows(qtbot, view, 0)
+    click(qtbot, panel, "historyDeleteButton")
+    assert view.model().rowCount() == 1 and cell(view, 0, 1) == "SendMessage"
+    qloop.run_until_complete(window.shutdown())
+
+    again = MainWindow()
+    again.show()
+    try:
+        panel2 = open_dock(again)
+        wait_until(lambda: panel2.model.store is not None)
+        view2 = wait_rows(wait_until, panel2, 1)
+        assert cell(view2, 0, 1) == "SendMessage"
+        # Delete all asks first.
+        answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
+        monkeypatch.setattr("PySide6.QtWidgets.QMessageBox.question", lambda *a, **k: next(answers))
+        click(qtbot, panel2, "historyClearButton")
+        assert view2.model().rowCount() == 1
+        click(qtbot, panel2, "historyClearButton")
+        assert view2.model().rowCount() == 0
+    finally:
+        qloop.run_until_complete(again.shutdown())
+        again.close_now()
+        again.deleteLater()
+
+
 def _fill(store: HistoryStore, n: int) -> None:
     for i in range(n):
         request = A2ARequest(f"http://127.0.0.1:{1000 + i % 50}/rpc", "SendMessage", "{}")
@@ -94,3 +218,22 @@ def test_ten_thousand_entries_page_in_and_filter_fast(
         qtmodeltester.check(model)
     finally:
         store.close()
+
+
+def test_the_window_starts_when_the_history_cannot_be_opened(
+    qtbot: Any, qloop: Any, wait_until: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_args: Any, **_kwargs: Any) -> HistoryStore:
+        raise HistoryUnavailable(f"History {history_path()} is not used: schema 99 is newer")
+
+    monkeypatch.setattr(HistoryStore, "open", refuse)
+    window = MainWindow()
+    window.show()
+    try:
+        wait_until(lambda: "not recorded" in window.statusBar().currentMessage())
+        panel = open_dock(window)
+        assert panel.model.store is None and panel.count_label.text() == "History off"
+    finally:
+        qloop.run_until_complete(window.shutdown())
+        window.close_now()
+        window.deleteLater()
