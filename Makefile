@@ -4,6 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JS_PEER := tests/peers/js
+# Redocly CLI, which lints the OpenAPI documents the app saves (tests/lint/test_redocly.py).
+JS_LINT := tests/lint
 # The PyInstaller bundle is built in a venv of its own so that .venv stays as `make test` uses it.
 BUNDLE_VENV  := .venv-bundle
 BUNDLE_PY    := $(BUNDLE_VENV)/bin/python
@@ -31,6 +33,11 @@ $(JS_PEER)/node_modules/.installed: $(JS_PEER)/package.json $(JS_PEER)/package-l
 	cd $(JS_PEER) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(JS_LINT)/node_modules/.installed: $(JS_LINT)/package.json $(JS_LINT)/package-lock.json
+	@echo "==> Installing Redocly CLI for the OpenAPI lint test ($(JS_LINT))"
+	cd $(JS_LINT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The app checks for Qt's system libraries itself before it opens a window (app/preflight.py).
 run: $(STAMP)
 	@echo "==> Starting A2A Workbench with the bundled demo agent"
@@ -46,7 +53,7 @@ contracts: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) $(JS_PEER)/node_modules/.installed
+unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 test: lint contracts typecheck unit
@@ -74,5 +81,5 @@ bench: $(STAMP)
 	$(PY) bench/spec.py
 
 clean:
-	rm -rf $(VENV) $(BUNDLE_VENV) $(JS_PEER)/node_modules .pytest_cache .mypy_cache .ruff_cache \
-		build dist
+	rm -rf $(VENV) $(BUNDLE_VENV) $(JS_PEER)/node_modules $(JS_LINT)/node_modules \
+		.pytest_cache .mypy_cache .ruff_cache build dist

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from app.fileio import atomic_write as atomic_write
-from app.spec import operations, parse
+from app.spec import openapi_meta, operations, parse
 from app.spec.parse import HTTP_METHODS as HTTP_METHODS
 from app.spec.parse import MAX_SPEC_BYTES as MAX_SPEC_BYTES
 from app.spec.parse import SpecError as SpecError
@@ -330,6 +330,7 @@ class SpecDocument:
                 "saving would lose it. Fix the file by hand or save to a new file."
             )
         chosen = fmt or ("json" if target.suffix.lower() == ".json" else "yaml")
+        openapi_meta.refresh(self.data)  # servers and security for other OpenAPI tools
         text = dumps(self.data, chosen)
         try:
             atomic_write(target, text)
