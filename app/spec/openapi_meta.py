@@ -100,7 +100,7 @@ def servers(data: Mapping[str, Any], blocks: list[Mapping[str, Any]]) -> list[di
                 server["description"] = env
             server["variables"] = {
                 n: {
-                    "default": values.get(n, ""),
+                    "default": _without_userinfo(values.get(n, "")),
                     "description": f"`{{{{{n}}}}}` in the saved requests",
                 }
                 for n in names
@@ -121,6 +121,13 @@ def _origins(blocks: list[Mapping[str, Any]]) -> list[str]:
                 if hostport and (prefix or _VARIABLE.match(hostport)):
                     found[prefix + hostport] = None
     return list(found)
+
+
+def _without_userinfo(value: str) -> str:
+    """``value`` without the ``user:password@`` of a URL: a credential typed into an
+    environment's URL is not published as a server default."""
+    prefix, userinfo, hostport, rest = split_endpoint(value)
+    return prefix + hostport + rest if prefix and userinfo else value
 
 
 def _put_servers(data: dict[str, Any], generated: list[dict[str, Any]]) -> None:

@@ -178,6 +178,11 @@ def test_what_no_request_uses_any_more_is_dropped(tmp_path: Path) -> None:
         ("prod", "https://agents.test")
     ]
     assert list(data["components"]["securitySchemes"]) == ["bearerAuth"]
+    doc.data["x-a2a-environments"]["prod"]["baseUrl"] = "https://bot:pa55w0rd@agents.test/a2a"
+    doc.save()
+    data = _yaml(tmp_path / "doc.yaml")
+    assert data["servers"][0]["variables"]["baseUrl"]["default"] == "https://agents.test/a2a"
+    assert "pa55w0rd" not in yaml.safe_dump(data["servers"])
     assert len(doc.operations()) == len(Binding)
     for op in doc.operations():  # the same requests, now without auth
         doc.upsert(dataclasses.replace(op.request, auth=SavedAuth()))
