@@ -16,8 +16,9 @@ gives the same bytes, so a load–save round trip moves nothing):
 - ``components.securitySchemes`` and each A2A operation's ``security`` from its
   ``x-a2a.auth`` type: bearer → ``http``/``bearer`` (``bearerAuth``), basic →
   ``http``/``basic`` (``basicAuth``), api_key → ``apiKey`` with its ``in`` and ``name``
-  (``apiKey.<in>.<name>``), oauth2 → ``oauth2`` with the flow, its URLs and scopes
-  (``oauth2.<flow>``); no auth → ``security: []`` (the request sends no credential).
+  (``apiKey.<in>.<name>``), oauth2 → ``oauth2`` with the flow, its URLs and scopes, and
+  its discovery URL as ``oauth2MetadataUrl`` (``oauth2.<flow>``); no auth →
+  ``security: []`` (the request sends no credential).
   Only names, locations, URLs and scopes are written: never a credential, nor a client id.
 
 Generated Server and Security Scheme Objects carry ``x-a2a-generated: true``; only those
@@ -216,7 +217,14 @@ def _oauth2(auth: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[str]]:
         flow: dict[str, Any] = {f: urls[f] for f in _OAUTH_URL_FIELDS if f in urls and f in wanted}
         flow["scopes"] = {s: "" for s in scopes}
         flows[field] = flow
-    return f"oauth2.{field or 'custom'}", {"type": "oauth2", "flows": flows}, scopes
+    scheme: dict[str, Any] = {"type": "oauth2"}
+    # An OpenID Connect discovery document is authorization server metadata (RFC 8414 §3):
+    # tools find the endpoints left empty there (OpenAPI 3.2 oauth2MetadataUrl).
+    metadata = auth.get("discoveryUrl") or auth.get("oauth2MetadataUrl")
+    if isinstance(metadata, str) and metadata:
+        scheme["oauth2MetadataUrl"] = metadata
+    scheme["flows"] = flows
+    return f"oauth2.{field or 'custom'}", scheme, scopes
 
 
 def _scopes(raw: Any) -> list[str]:

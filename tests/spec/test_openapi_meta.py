@@ -241,6 +241,14 @@ def test_auth_openapi_cannot_describe_gets_no_security() -> None:
                 }
             ),
             "/odd": op({"type": "oauth2", "flow": "saml-bearer"}),
+            "/oidc": op(
+                {
+                    "type": "oauth2",
+                    "flow": "deviceCode",  # endpoints left to discovery
+                    "discoveryUrl": "https://id.test/.well-known/openid-configuration",
+                    "scopes": "openid",
+                }
+            ),
         },
     }
     openapi_meta.refresh(data)
@@ -249,6 +257,7 @@ def test_auth_openapi_cannot_describe_gets_no_security() -> None:
         None,
         [{"oauth2.authorizationCode": []}],
         [{"oauth2.custom": []}],
+        [{"oauth2.deviceAuthorization": ["openid"]}],
     ]
     assert data["components"]["securitySchemes"] == {
         "oauth2.authorizationCode": {
@@ -264,6 +273,12 @@ def test_auth_openapi_cannot_describe_gets_no_security() -> None:
             **GEN,
         },
         "oauth2.custom": {"type": "oauth2", "flows": {}, **GEN},
+        "oauth2.deviceAuthorization": {
+            "type": "oauth2",
+            "oauth2MetadataUrl": "https://id.test/.well-known/openid-configuration",
+            "flows": {},
+            **GEN,
+        },
     }
     assert list(data)[:2] == ["openapi", "paths"]  # no HTTP origin: no servers key at all
 
