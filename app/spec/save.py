@@ -93,11 +93,15 @@ def save_request(
         doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
         doc.data["openapi"] = OPENAPI_VERSION
     saved, secrets = extract_secrets(saved)
+    # The tab's operation was removed from the file meanwhile: say that this save adds it
+    # again rather than creating a second copy without a word.
+    gone = saved.operation_id if saved.operation_id and doc.find(saved.operation_id) is None else ""
     saved = doc.upsert(saved)
     errors = validate_operation(doc, saved.operation_id)
     if errors and not force:
         return SaveResult(None, saved, errors)
-    notes = [store.put(name, value) for name, value in secrets.items()]
+    notes = [f"{gone} was no longer in the file: added as a new request"] if gone else []
+    notes += [store.put(name, value) for name, value in secrets.items()]
     doc.save(target)
     return SaveResult(doc, saved, [], notes)
 

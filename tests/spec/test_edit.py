@@ -12,7 +12,8 @@ from app.protocol.types import Binding, ProtocolVersion
 from app.spec import edit
 from app.spec.document import SpecDocument, SpecError, load
 from app.spec.labels import follow
-from app.spec.save import save_edit
+from app.spec.save import save_edit, save_request
+from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedRequest
 
 
@@ -91,3 +92,18 @@ def test_names_and_tags_follow_what_changed_and_keep_the_users_words() -> None:
     custom = SavedRequest(name="SendMessageStream check", version=v10, binding=Binding.JSONRPC,
                           endpoint="", method="SendMessage", body="")  # fmt: skip
     assert follow(custom, v10, Binding.JSONRPC, "GetTask")[0] == "SendMessageStream check"
+
+
+def test_saving_a_request_whose_operation_was_removed_says_it_adds_it_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "d.a2a.yaml"
+    store = SecretStore(tmp_path / "secrets.json")
+    first = save_request(request("One"), path, current=None, store=store)
+    assert first.doc is not None and first.notes == []
+    again = save_request(first.saved, path, current=first.doc, store=store)
+    assert again.notes == [] and ids(load(path)) == ["one"]  # saving twice: one operation
+    removed, _ = save_edit(load(path), lambda d: edit.delete(d, "one"))
+    third = save_request(first.saved, path, current=removed, store=store)
+    assert third.notes == ["one was no longer in the file: added as a new request"]
+    assert ids(load(path)) == ["one"]

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtGui import QContextMenuEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMenu, QTreeView
 
 from app.spec.document import load
@@ -34,6 +34,15 @@ def row_of(window: MainWindow, operation_id: str) -> Any:
     index = window.spec.tree_actions.select(operation_id)
     assert index is not None, operation_id
     return index
+
+
+def with_menu(window: MainWindow, menu: QMenu) -> QPixmap:
+    """The window as a person sees it: the popped-up menu painted where it is."""
+    picture = window.grab()
+    painter = QPainter(picture)
+    painter.drawPixmap(window.mapFromGlobal(menu.pos()), menu.grab())
+    painter.end()
+    return picture
 
 
 def focus(qtbot: Any, widget: Any) -> None:
@@ -102,6 +111,7 @@ def test_rename_duplicate_move_delete_and_undo_are_what_the_file_holds(
     qtbot: Any, window: MainWindow, tmp_path: Path, wait_until: Any
 ) -> None:
     path = saved_spec(window, tmp_path, "first", "second")
+    window.new_a2a_tab("http://127.0.0.1:9/")
     assert summaries(path) == [
         ("sendmessage", "SendMessage", ["SendMessage"]),
         ("sendmessage-2", "SendMessage", ["SendMessage"]),
@@ -115,7 +125,7 @@ def test_rename_duplicate_move_delete_and_undo_are_what_the_file_holds(
     assert labels(menu) == ["Reveal in tab", "Rename…", "Duplicate", "Move to tag",
                             "Delete", "Undo", "Redo"]  # fmt: skip
     shot = Path(os.environ.get(SHOTS_ENV) or tmp_path)
-    window.grab().save(str(shot / "tree-context-menu-window.png"))
+    with_menu(window, menu).save(str(shot / "tree-context-menu-window.png"))
     menu.grab().save(str(shot / "tree-context-menu.png"))
     qtbot.keyClick(menu, Qt.Key.Key_R)  # the &Rename mnemonic
     ask = dialog(window, "renameOperationDialog")

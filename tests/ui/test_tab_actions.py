@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtGui import QContextMenuEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu
 
 from app.protocol.types import Binding, ProtocolVersion
@@ -24,6 +24,15 @@ from app.ui.widgets import select_data
 # Menus grab the keyboard when they pop up; the offscreen platform cannot, and says so.
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("^This plugin does not support grabbing")]
 SHOTS_ENV = "A2A_WB_SCREENSHOTS"
+
+
+def with_menu(window: MainWindow, menu: QMenu) -> QPixmap:
+    """The window as a person sees it: the popped-up menu painted where it is."""
+    picture = window.grab()
+    painter = QPainter(picture)
+    painter.drawPixmap(window.mapFromGlobal(menu.pos()), menu.grab())
+    painter.end()
+    return picture
 
 
 def focus(qtbot: Any, widget: Any) -> None:
@@ -66,7 +75,7 @@ def test_tab_menu_duplicates_saves_and_closes_others(
     assert texts == ["Save to spec", "Duplicate tab", "Close tab", "Close other tabs"]
     shot = Path(os.environ.get(SHOTS_ENV) or tmp_path)
     menu.grab().save(str(shot / "tree-tab-context-menu.png"))
-    window.grab().save(str(shot / "tree-tab-context-menu-window.png"))
+    with_menu(window, menu).save(str(shot / "tree-tab-context-menu-window.png"))
     qtbot.keyClick(menu, Qt.Key.Key_U)  # D&uplicate tab
     copy = window.current_tab()
     assert isinstance(copy, RequestTab) and copy is not first
