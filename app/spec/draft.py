@@ -9,14 +9,16 @@ the state last saved or opened (the unsaved marker), turns it into the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from app.protocol.auth import AuthConfig, apply_auth
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.labels import follow
 from app.spec.requests import auth_to_saved, to_a2a_request
+from app.spec.save import same_file
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 
@@ -73,6 +75,37 @@ class RequestDraft:
         return self._clean.base
 
     @property
+    def operation_id(self) -> str:
+        """The ``operationId`` of this request in :attr:`spec_path` ("" when it is not saved
+        there): saving again updates that operation instead of adding another."""
+        base = self._clean.base
+        return base.operation_id if base is not None and self.spec_path is not None else ""
+
+    def is_operation(self, spec_path: Path | None, operation_id: str) -> bool:
+        """Whether this draft is the request ``operation_id`` of the spec at ``spec_path``."""
+        if not operation_id or spec_path is None or self.spec_path is None:
+            return False
+        return operation_id == self.operation_id and same_file(self.spec_path, spec_path)
+
+    def relabel(
+        self, *, name: str | None = None, tags: tuple[str, ...] | None = None,
+        operation_id: str | None = None,
+    ) -> None:  # fmt: skip
+        """Change the clean state's name, tags or ``operationId`` (the spec tree renamed,
+        moved or deleted its operation); what the form holds and the unsaved marker stay."""
+        base = self._clean.base
+        if base is None:
+            return
+        changes: dict[str, Any] = {}
+        if name is not None:
+            changes["name"] = name
+        if tags is not None:
+            changes["tags"] = tags
+        if operation_id is not None:
+            changes["operation_id"] = operation_id
+        self._clean = CleanState(replace(base, **changes), self._clean.key)
+
+    @property
     def dirty(self) -> bool:
         """True when the form changed since it was last saved, opened or created."""
         return self._dirty
@@ -109,15 +142,18 @@ class RequestDraft:
         """``form`` as a :class:`SavedRequest` (secrets still as typed; the document layer
         turns them into ``{{variables}}`` when writing)."""
         base = self._clean.base
+        name, tags = (
+            follow(base, form.version, form.binding, form.method) if base else (form.method, ())
+        )
         return SavedRequest(
-            name=base.name if base is not None else form.method,
+            name=name,
             version=form.version,
             binding=form.binding,
             endpoint=form.endpoint.strip(),
             method=form.method,
             body=form.body,
             operation_id=base.operation_id if base is not None else "",
-            tags=base.tags if base is not None else (),
+            tags=tags,
             agent_card_url=base.agent_card_url if base is not None else "",
             agent_card=base.agent_card if base is not None else None,
             tenant=form.tenant.strip(),

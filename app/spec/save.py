@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from app.spec.document import (
     OPENAPI_VERSION,
@@ -61,7 +63,7 @@ def save_target(
 def for_target(saved: SavedRequest, spec_path: Path | None, target: Path) -> SavedRequest:
     """``saved`` as it goes into ``target``: a request saved into another file than its
     own spec becomes a new operation there."""
-    if spec_path != target:
+    if spec_path is None or not same_file(spec_path, target):
         return dataclasses.replace(saved, operation_id="")
     return saved
 
@@ -91,13 +93,39 @@ def save_request(
         doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
         doc.data["openapi"] = OPENAPI_VERSION
     saved, secrets = extract_secrets(saved)
+    # The tab's operation was removed from the file meanwhile: say that this save adds it
+    # again rather than creating a second copy without a word.
+    gone = saved.operation_id if saved.operation_id and doc.find(saved.operation_id) is None else ""
     saved = doc.upsert(saved)
     errors = validate_operation(doc, saved.operation_id)
     if errors and not force:
         return SaveResult(None, saved, errors)
-    notes = [store.put(name, value) for name, value in secrets.items()]
+    notes = [f"{gone} was no longer in the file: added as a new request"] if gone else []
+    notes += [store.put(name, value) for name, value in secrets.items()]
     doc.save(target)
     return SaveResult(doc, saved, [], notes)
+
+
+T = TypeVar("T")
+
+
+def save_edit(current: SpecDocument, change: Callable[[SpecDocument], T]) -> tuple[SpecDocument, T]:
+    """Apply ``change`` (an :mod:`app.spec.edit` function) to a copy of ``current`` and
+    write the copy over its file, atomically (blocking: the GUI runs it in a worker thread).
+
+    ``current`` is never changed, so a failed edit or write leaves the open document as
+    it was.
+
+    Returns:
+        The document as written and what ``change`` returned.
+
+    Raises:
+        SpecError: the edit is not possible, the document is read-only, or the write failed.
+    """
+    doc = copy.deepcopy(current)
+    result = change(doc)
+    doc.save()
+    return doc, result
 
 
 def same_file(a: Path, b: Path) -> bool:

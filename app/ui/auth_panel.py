@@ -107,7 +107,11 @@ class AuthPanel(QWidget):
 
         self.note = QLabel(
             "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
-            "fetches. Kept in memory only: not saved, not logged, masked in “Request sent”."
+            "fetches; masked in “Request sent” and in History, never logged. Save to spec "
+            "writes only a reference such as {{token.host-port}} into the file: the value "
+            "goes to the OS keyring (without one, to secrets.json in the settings folder, "
+            "readable only by you) and is used only for requests to that host. The session "
+            "autosave keeps no credential values."
         )
         self.note.setObjectName("authNote")
         self.note.setWordWrap(True)

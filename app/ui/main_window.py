@@ -82,6 +82,10 @@ class MainWindow(QMainWindow):
         self.spec: SpecController = SpecController(self, self, self._file_menu)
         self._file_menu.addSeparator()
         self._file_menu.addAction(self._quit_action)
+        from app.ui.tab_actions import TabActions
+
+        # The tab bar's context menu; Ctrl+Tab / Ctrl+PgDn and back cycle the tabs.
+        self.tab_actions = TabActions(self, self.spec, self)
         self._setup_history()
         # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.session import SessionController
@@ -225,6 +229,15 @@ class MainWindow(QMainWindow):
         )
         if hasattr(self, "session"):  # restored tabs aimed at the last run's demo agent
             self.session.remap_demo(info)
+        url = str(info.get("jsonrpc_url", ""))
+        # A restored tab already aimed at the demo agent is its tab: one per launch would
+        # pile up.
+        restored = [t for t in self.request_tabs() if url and t.endpoint_edit.text() == url]
+        if restored:
+            self.tabs.setCurrentWidget(restored[0])
+            restored[0].send_button.setFocus()
+            self.messages.show("Demo agent ready: press Send (Ctrl+Enter)", 10000)
+            return
         tab = self.current_tab()
         if tab is None or tab.endpoint_edit.text() or tab.dirty:  # never overwrite a draft
             tab = self.new_a2a_tab(str(info.get("jsonrpc_url", "")), DEMO_MESSAGE)

@@ -35,6 +35,7 @@ from app.spec.variables import Resolver, SecretStore
 from app.spec.xa2a import SavedRequest
 from app.ui.doc_view import DocView
 from app.ui.host import TabHost
+from app.ui.spec_tree_actions import SpecTreeActions, tab_of
 from app.ui.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -226,6 +227,8 @@ class SpecController(QObject):
         self.window = window
         self._opening = OwnedTask()
         self._saving = OwnedTask()
+        # Held by each save and each spec-tree edit while it reads, changes and writes.
+        self.write_lock = asyncio.Lock()
         self.document: SpecDocument | None = None
         self.values: dict[str, str] = {}
         config = Path(platformdirs.user_config_dir("a2a-workbench"))
@@ -260,6 +263,8 @@ class SpecController(QObject):
 
         self.dock.open_requested.connect(self.open_operation)
         self.dock.selected.connect(self._on_dock_selected)
+        # Rename, duplicate, delete, move, reveal: the tree's context menu and shortcuts.
+        self.tree_actions = SpecTreeActions(self, EXAMPLE_SPEC)
 
     # --- variables ---------------------------------------------------------------
 
@@ -302,8 +307,8 @@ class SpecController(QObject):
         self._opening.start(open_async())
 
     def _opened(self, doc: SpecDocument, remember: bool) -> SpecDocument:
-        self.document = doc
-        self.dock.set_document(doc)
+        self.show_document(doc)
+        self.tree_actions.documents_changed()
         self.doc_view.show_operation(None, None)
         if remember:
             self._remember(doc.path)
@@ -315,8 +320,19 @@ class SpecController(QObject):
         self.host.messages.show(message, 10000)
         return doc
 
+    def show_document(self, doc: SpecDocument) -> None:
+        """Make ``doc`` the open document and show it in the tree."""
+        self.document = doc
+        self.dock.set_document(doc)
+
     def open_operation(self, op: SavedOperation) -> RequestTab:
-        """Open a saved request in a new tab, exactly as saved."""
+        """Open a saved request in a new tab, exactly as saved; a request already open in
+        a tab focuses that tab instead."""
+        path = self.document.path if self.document else None
+        open_tab = tab_of(self.host, path, op.request.operation_id)
+        if open_tab is not None:
+            self.host.tabs.setCurrentWidget(open_tab)
+            return open_tab
         tab = self.host.new_a2a_tab()
         tab.load_saved(op.request)
         tab.variables = self.resolver()
@@ -383,12 +399,13 @@ class SpecController(QObject):
         self, tab: RequestTab, path: Path | None = None, *, force: bool = False
     ) -> list[str]:
         """:meth:`save_tab` with loading, validation, keyring and writing in a thread."""
-        target, saved = self._save_input(tab, path)
-        self.host.messages.show(f"Saving to {target}…")
-        result = await asyncio.to_thread(
-            save_request, saved, target, current=self.document, store=self.store, force=force
-        )
-        return self._save_done(tab, target, result)
+        async with self.write_lock:  # one read-modify-write of a spec file at a time
+            target, saved = self._save_input(tab, path)
+            self.host.messages.show(f"Saving to {target}…")
+            result = await asyncio.to_thread(
+                save_request, saved, target, current=self.document, store=self.store, force=force
+            )
+            return self._save_done(tab, target, result)
 
     def _save_input(self, tab: RequestTab, path: Path | None) -> tuple[Path, SavedRequest]:
         target = Path(path) if path is not None else self.target_for(tab)
@@ -401,8 +418,7 @@ class SpecController(QObject):
             self.host.messages.clear()
             return result.errors
         tab.mark_saved(result.saved, spec_path=target)
-        self.document = result.doc
-        self.dock.set_document(result.doc)
+        self.show_document(result.doc)
         self._remember(target)
         message = f"Saved {result.saved.operation_id} to {target}"
         if result.notes:
@@ -427,8 +443,9 @@ class SpecController(QObject):
         self._saving.start(self._save_and_report(tab, target, force))
 
     async def shutdown(self) -> None:
-        """Let a save in progress finish; stop opening a spec."""
+        """Let a save and edits in progress finish; stop opening a spec."""
         await self._saving.join()
+        await self.tree_actions.join()
         await self._opening.shutdown()
 
     async def _save_and_report(self, tab: RequestTab, target: Path, force: bool) -> None:
