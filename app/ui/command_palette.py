@@ -46,7 +46,9 @@ class CommandPalette(QDialog):
     """A popup with a filter line and the matching actions (``Menu › Action  keys``)."""
 
     def __init__(self, menu_bar: QWidget, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.WindowType.Popup | Qt.WindowType.FramelessWindowHint)
+        # A frameless dialog rather than a Qt.Popup: a popup grabs the keyboard and mouse,
+        # which some platforms refuse; leaving the palette (Esc, another window) closes it.
+        super().__init__(parent, Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
         self.setObjectName("commandPalette")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.edit = QLineEdit()
@@ -79,6 +81,7 @@ class CommandPalette(QDialog):
             top = parent.mapToGlobal(parent.rect().topLeft())
             self.move(top.x() + (parent.width() - width) // 2, top.y() + 40)
         self.show()
+        self.activateWindow()
         self.edit.setFocus()
 
     def filter(self, query: str) -> None:
@@ -120,6 +123,11 @@ class CommandPalette(QDialog):
         self.close()
         if isinstance(action, QAction) and action.isEnabled():
             action.trigger()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and not self.isActiveWindow():
+            self.close()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # The filter line keeps the focus; Up/Down/Enter act on the list.

@@ -65,7 +65,7 @@ class Colours:
 LIGHT = Colours(
     dark=False,
     json_key="#1565c0",
-    json_string="#2e7d32",
+    json_string="#277030",
     json_number="#9c5417",
     json_literal="#6a3de8",
     badge_text="#ffffff",
@@ -73,10 +73,10 @@ LIGHT = Colours(
     badge_warn="#a35200",
     badge_error="#c62828",
     badge_neutral="#616161",
-    text_ok="#2e7d32",
+    text_ok="#277030",
     text_warn="#8a5a00",
     text_error="#c62828",
-    text_muted="#6e6e6e",
+    text_muted="#666666",
     error_banner=("#b71c1c", "#ffebee", "#ef9a9a"),
     warn_banner=("#4e342e", "#fff8e1", "#ffb300"),
     finding_row=("#5d4200", "#fff3cd"),
@@ -97,7 +97,7 @@ LIGHT = Colours(
         "working": "#1565c0",
         "input-required": "#ad4e00",
         "auth-required": "#ad4e00",
-        "completed": "#2e7d32",
+        "completed": "#277030",
         "failed": "#c62828",
         "rejected": "#c62828",
         "canceled": "#6a1b9a",
@@ -331,21 +331,38 @@ class ThemeManager(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.choice = ThemeChoice.SYSTEM
+        self._applying = False
+        self._os_scheme: Qt.ColorScheme | None = None  # last one the OS announced
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
     def apply(self, choice: ThemeChoice) -> None:
         """Use ``choice``: a fixed light or dark scheme, or the system's."""
         self.choice = choice
+        hints = QGuiApplication.styleHints()
+        # Native styles (Windows 11, macOS) follow the requested scheme themselves; the
+        # change this announces is ours, not the OS's.
+        self._applying = True
+        try:
+            if choice is ThemeChoice.SYSTEM:
+                hints.unsetColorScheme()
+            else:
+                dark = choice is ThemeChoice.DARK
+                hints.setColorScheme(Qt.ColorScheme.Dark if dark else Qt.ColorScheme.Light)
+        finally:
+            self._applying = False
+        self._os_scheme = None
+        self._apply_palette()
+
+    def resolved_dark(self) -> bool:
+        """Whether the choice means dark now (for *system*: the OS scheme)."""
+        if self.choice is ThemeChoice.SYSTEM:
+            scheme = self._os_scheme or QGuiApplication.styleHints().colorScheme()
+            return scheme == Qt.ColorScheme.Dark
+        return self.choice is ThemeChoice.DARK
+
+    def _apply_palette(self) -> None:
         app = QApplication.instance()
         assert isinstance(app, QApplication)
-        hints = QGuiApplication.styleHints()
-        # Native styles (Windows 11, macOS) follow the requested scheme themselves.
-        if choice is ThemeChoice.SYSTEM:
-            hints.unsetColorScheme()
-        else:
-            hints.setColorScheme(
-                Qt.ColorScheme.Dark if choice is ThemeChoice.DARK else Qt.ColorScheme.Light
-            )
         if self.resolved_dark():
             app.setPalette(dark_palette())
         else:
@@ -355,15 +372,11 @@ class ThemeManager(QObject):
         restyle_all()
         self.changed.emit(is_dark(app.palette()))
 
-    def resolved_dark(self) -> bool:
-        """Whether the choice means dark now (for *system*: the OS scheme)."""
-        if self.choice is ThemeChoice.SYSTEM:
-            return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
-        return self.choice is ThemeChoice.DARK
-
-    def _on_scheme_changed(self, _scheme: Qt.ColorScheme) -> None:
-        if self.choice is ThemeChoice.SYSTEM:
-            self.apply(ThemeChoice.SYSTEM)
+    def _on_scheme_changed(self, scheme: Qt.ColorScheme) -> None:
+        if self._applying or self.choice is not ThemeChoice.SYSTEM:
+            return
+        self._os_scheme = scheme
+        self._apply_palette()
 
 
 _manager: ThemeManager | None = None
