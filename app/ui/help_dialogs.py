@@ -120,17 +120,21 @@ class ShortcutsDialog(QDialog):
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle("Keyboard shortcuts")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        rows = [
-            (plain(action.text()), path, keys)
-            for path, action in menu_actions(menu_bar)
-            if (keys := shortcut_text(action.shortcuts()))
-        ]
+        rows: list[tuple[str, str, str]] = []
+        for path, action in menu_actions(menu_bar):
+            if keys := shortcut_text(action.shortcuts()):
+                # A submenu's entry is named with it: "New request › A2A" in File.
+                top, _, sub = path.partition(" › ")
+                name = f"{sub} › {plain(action.text())}" if sub else plain(action.text())
+                rows.append((name, top, keys))
         self.table = QTableWidget(len(rows), 3)
         self.table.setObjectName("shortcutsTable")
         self.table.setHorizontalHeaderLabels(["Action", "Menu", "Shortcut"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setAlternatingRowColors(True)
         for r, cells in enumerate(rows):
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))

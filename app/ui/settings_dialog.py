@@ -7,6 +7,7 @@ dialog's own settings were emitted (:attr:`SettingsDialog.applied`).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -63,6 +64,7 @@ class SettingsDialog(QDialog):
         self.pages = QListWidget()
         self.pages.setObjectName("settingsPageList")
         self.pages.setMaximumWidth(160)
+        self.pages.setSpacing(3)
         self.stack = QStackedWidget()
         self.stack.setObjectName("settingsPages")
         self.pages.currentRowChanged.connect(self.stack.setCurrentIndex)
@@ -82,11 +84,12 @@ class SettingsDialog(QDialog):
         layout.addLayout(row, 1)
         layout.addWidget(self.buttons)
         self._extra: list[QWidget] = []
+        self._shown_retention = (0, 0)
         self._build_appearance()
         self._build_requests()
         self._build_history()
         self.pages.setCurrentRow(0)
-        self.resize(620, 380)
+        self.resize(600, 340)
 
     def add_page(self, title: str, widget: QWidget) -> int:
         """Add ``widget`` as the page ``title``; returns its index."""
@@ -173,6 +176,7 @@ class SettingsDialog(QDialog):
         policy = self._history.retention
         self.days_spin.setValue(round(policy.max_age_days))
         self.size_spin.setValue(max(1, round(policy.max_bytes / MIB)))
+        self._shown_retention = (self.days_spin.value(), self.size_spin.value())
 
     # --- applying --------------------------------------------------------------------
 
@@ -192,15 +196,27 @@ class SettingsDialog(QDialog):
         self._settings = self.values()
         self.applied.emit(self._settings)
         if self._history is not None:
-            from app.history.retention import Retention
-
-            policy = Retention(float(self.days_spin.value()), self.size_spin.value() * MIB)
-            if policy != self._history.retention:
-                self._history.set_retention(policy)
+            self._apply_retention(self._history)
         for page in self._extra:
             apply = getattr(page, "apply", None)
             if callable(apply):
                 apply()
+
+    def _apply_retention(self, store: HistoryStore) -> None:
+        # Only what was edited changes: the spins round a policy set elsewhere (the CLI).
+        days, mib = self.days_spin.value(), self.size_spin.value()
+        shown_days, shown_mib = self._shown_retention
+        if (days, mib) == (shown_days, shown_mib):
+            return
+        policy = store.retention
+        store.set_retention(
+            dataclasses.replace(
+                policy,
+                max_age_days=float(days) if days != shown_days else policy.max_age_days,
+                max_bytes=mib * MIB if mib != shown_mib else policy.max_bytes,
+            )
+        )
+        self._shown_retention = (days, mib)
 
     def accept(self) -> None:
         self.apply()

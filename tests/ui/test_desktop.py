@@ -150,6 +150,9 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
     days = box.findChild(QSpinBox, "historyDaysSpin")
     assert days.value() == 90 and days.isEnabled()
     days.setValue(30)
+    pages.setCurrentRow(0)
+    size = box.findChild(QSpinBox, "editorFontSizeSpin")
+    size.setValue(17)
     click_ok(box)
 
     qtbot.waitUntil(lambda: window.palette().color(window.backgroundRole()).lightness() < 128)
@@ -160,6 +163,9 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
     action(window, "newA2ARequestAction").trigger()
     tab = window.current_tab()
     assert tab is not None and tab.deadline_spin.value() == 12.5
+    assert tab.body_editor.font().pointSize() == 17  # new and open editors alike
+    assert tab.response_view.pretty_view.font().pointSize() == 17
+    assert window.history.store.retention.max_bytes == 500 * 1024 * 1024  # not edited
 
     # The choice is kept: a new window starts dark with the same default.
     action(window, "themeSystemAction").trigger()  # View → Theme → Follow system
@@ -239,6 +245,7 @@ def test_shortcut_list_is_made_from_the_actions(window: MainWindow) -> None:
     assert ("Settings", "Edit", QKeySequence("Ctrl+,").toString(native)) in rows
     assert ("Command palette", "View", QKeySequence("Ctrl+Shift+P").toString(native)) in rows
     assert ("History", "View", QKeySequence("Ctrl+H").toString(native)) in rows
+    assert ("New request › A2A", "File", QKeySequence("Ctrl+N").toString(native)) in rows
     assert ("Frobnicate", "Request", QKeySequence("Ctrl+Alt+F").toString(native)) in rows
     assert box.findChild(QTableWidget, "shortcutsTable").rowCount() == len(rows)
     listed = {r[0] for r in rows}
@@ -266,9 +273,18 @@ def test_command_palette_runs_an_action_by_name(qtbot: Any, window: MainWindow) 
     assert window.history_dock.isVisible()
     assert not palette.isVisible()
 
-    # Fuzzy-ish: letters in order find "Request › Replace request body"; disabled ones stay.
+    # Names first, then menu paths, then letters in order; Down moves, Enter runs.
     palette = window.desktop.open_command_palette()
     edit = palette.findChild(QLineEdit, "commandPaletteEdit")
+    assert edit is not None
+    qtbot.keyClicks(edit, "re")
+    names = palette.names()
+    assert names[:2] == ["File › Reopen closed tab", "Edit › Redo"]
+    assert names.index("View › Reset layout") < names.index("Request › Send")  # path-only
+    edit.clear()
+    qtbot.keyClicks(edit, "rplrq")
+    assert palette.names() == ["Request › Replace request body"]
+    edit.clear()
     qtbot.keyClicks(edit, "keyboard")
     assert palette.names() and "Keyboard shortcuts" in palette.names()[0]
     qtbot.keyClick(edit, Qt.Key.Key_Return)
