@@ -203,6 +203,18 @@ class WindowMenus:
             lambda: _if(tab(), _fetch_card),
             name="fetchCardAction",
         )
+        self.verify_card = self.action(
+            self.request,
+            "&Verify card signature…",
+            lambda: _if(tab(), _verify_card),
+            name="verifyCardAction",
+        )
+        self.extended_card = self.action(
+            self.request,
+            "Get &extended Agent Card",
+            lambda: _if(tab(), _extended_card),
+            name="extendedCardAction",
+        )
         self.request.addSeparator()
         self.request.addAction(self.new_a2a)
         self.request.aboutToShow.connect(self.refresh)
@@ -253,7 +265,13 @@ class WindowMenus:
         busy = tab is not None and tab.busy
         self.send.setEnabled(tab is not None and not busy)
         self.cancel.setEnabled(busy)
-        for action in (self.generate, self.replace, self.fetch_card):
+        for action in (
+            self.generate,
+            self.replace,
+            self.fetch_card,
+            self.verify_card,
+            self.extended_card,
+        ):
             action.setEnabled(tab is not None)
         if tab is not None:
             self.replace.setEnabled(tab.replace_button.isEnabled())
@@ -311,3 +329,13 @@ def _send(tab: RequestTab) -> None:
 def _fetch_card(tab: RequestTab) -> None:
     tab.result_tabs.setCurrentWidget(tab.card_panel)
     tab.card_panel.fetch()
+
+
+def _verify_card(tab: RequestTab) -> None:
+    tab.result_tabs.setCurrentWidget(tab.card_panel)
+    tab.card_panel.open_verify_dialog()
+
+
+def _extended_card(tab: RequestTab) -> None:
+    tab.result_tabs.setCurrentWidget(tab.card_panel)
+    tab.card_panel.get_extended_card()

@@ -124,6 +124,11 @@ def test_request_menu_sends_the_current_tab(
     send.trigger()
     wait_until(lambda: tab.response_view.outcome is not None and not tab.busy, timeout=20)
     assert "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+    action(window, "fetchCardAction").trigger()  # Request → Fetch Agent Card
+    assert tab.result_tabs.currentWidget() is tab.card_panel
+    wait_until(lambda: tab.card_panel.card is not None and not tab.card_panel.busy, timeout=20)
+    names = [a.objectName() for a in request.actions()]
+    assert {"verifyCardAction", "extendedCardAction", "newA2ARequestAction"} <= set(names)
 
 
 def test_settings_dialog_sets_theme_timeout_and_retention(
