@@ -21,8 +21,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from app.fileio import atomic_write, set_aside
-
 APP_DIR_NAME = "a2a-workbench"
 FILE_NAME = "settings.json"
 SCHEMA_VERSION = 1
@@ -85,6 +83,8 @@ class SettingsFile:
 
     def save(self) -> None:
         """Write everything atomically (a damaged previous file is set aside first)."""
+        from app.fileio import atomic_write, set_aside  # not needed to start the window
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.damaged:
             with contextlib.suppress(OSError):

@@ -9,6 +9,7 @@ has it called on OK/Apply (:mod:`app.ui.settings_dialog`).
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -17,8 +18,6 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QWidget
 
 from app.settings import Settings, SettingsFile, ThemeChoice, WindowLayout
-from app.ui import theme
-from app.ui.widgets import set_editor_font
 
 if TYPE_CHECKING:
     from app.history.store import HistoryStore
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
     from app.ui.request_tab import RequestTab
     from app.ui.settings_dialog import SettingsDialog
+    from app.ui.theme import ThemeManager
 
 
 class Desktop(QObject):
@@ -38,11 +38,35 @@ class Desktop(QObject):
         self.file = SettingsFile.load()
         self._pages: list[tuple[str, Callable[[], QWidget]]] = []
         self._default_state: QByteArray | None = None
-        self.theme = theme.manager()
-        self.theme.apply(self.settings.theme)
-        set_editor_font(editor_font(self.settings))
+        self._theme: ThemeManager | None = None
+        # Before the first paint only what changes it: a theme or font other than the
+        # system's, the geometry. Following the OS scheme starts in complete_setup().
+        # Another window of this process (tests) may have changed the theme or the font.
+        if self.settings.theme is not ThemeChoice.SYSTEM or "app.ui.theme" in sys.modules:
+            self.theme.apply(self.settings.theme)
+        if editor_font(self.settings) is not None or "app.ui.widgets" in sys.modules:
+            self._apply_font()
         if self.file.layout.geometry:
             window.restoreGeometry(QByteArray(self.file.layout.geometry))
+
+    @property
+    def theme(self) -> ThemeManager:
+        """The application's theme manager (created on first use)."""
+        if self._theme is None:
+            from app.ui import theme
+
+            self._theme = theme.manager()
+        return self._theme
+
+    def complete_setup(self) -> None:
+        """Follow the OS colour scheme from now on (when the theme says so)."""
+        if self.theme.choice is not self.settings.theme or self.theme.resolved_dark():
+            self.theme.apply(self.settings.theme)
+
+    def _apply_font(self) -> None:
+        from app.ui.widgets import set_editor_font
+
+        set_editor_font(editor_font(self.settings))
 
     @property
     def settings(self) -> Settings:
@@ -59,7 +83,7 @@ class Desktop(QObject):
         if new.theme != old.theme:
             self.theme.apply(new.theme)
         if (new.editor_font, new.editor_font_size) != (old.editor_font, old.editor_font_size):
-            set_editor_font(editor_font(new))
+            self._apply_font()
         if new.default_timeout != old.default_timeout:
             for tab in self.window.request_tabs():
                 if tab.deadline_spin.value() == old.default_timeout:

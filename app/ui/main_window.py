@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.spec: SpecController = SpecController(self, self, self._file_menu)
         self._setup_history()
         self.menus.complete()  # shortcuts, every dock in View, Quit last
+        self.desktop.complete_setup()
         self.desktop.restore_layout()
         # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.session import SessionController

@@ -36,6 +36,7 @@ class WindowMenus:
         self.window = window
         self.desktop = desktop
         self._shortcuts: list[tuple[QAction, str]] | None = []
+        self._menu_only: list[QAction] = []  # shortcuts active only in their menu
         bar = window.menuBar()
         self.file = self._menu(bar.addMenu("&File"), "menuFile")
         self.edit = self._menu(bar.addMenu("&Edit"), "menuEdit")
@@ -106,7 +107,6 @@ class WindowMenus:
         self.reopen_closed.setEnabled(False)
         self.file.addSeparator()
         self.quit = self.action(self.file, "&Quit", w.close, name="quitAction", keys="Ctrl+Q")
-        self.quit.setMenuRole(QAction.MenuRole.QuitRole)
 
     def _build_edit(self) -> None:
         # Text widgets handle these keys themselves (ShortcutOverride); the actions make
@@ -122,7 +122,7 @@ class WindowMenus:
             name = f"edit{slot[0].upper()}{slot[1:]}Action"
             action = self.action(self.edit, text, functools.partial(_on_focus, slot), name=name)
             # Only while the menu itself has focus: the widgets' own keys stay theirs.
-            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            self._menu_only.append(action)
             self.add_shortcut(action, keys)
             if slot in ("redo", "selectAll"):
                 self.edit.addSeparator()
@@ -133,7 +133,6 @@ class WindowMenus:
             name="settingsAction",
             keys="Ctrl+,",
         )
-        self.settings.setMenuRole(QAction.MenuRole.PreferencesRole)
 
     def _build_view(self) -> None:
         self.palette = self.action(
@@ -176,7 +175,7 @@ class WindowMenus:
         )
         # Ctrl+Enter is the Send button's own key in each tab; shown here, dispatched there
         # (a second window-wide binding would make the key ambiguous and do nothing).
-        self.send.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self._menu_only.append(self.send)
         self.add_shortcut(self.send, "Ctrl+Return")
         self.cancel = self.action(
             self.request,
@@ -231,9 +230,9 @@ class WindowMenus:
         self.about = self.action(
             self.help, "&About A2A Workbench", self.desktop.open_about, name="aboutAction"
         )
-        self.about.setMenuRole(QAction.MenuRole.AboutRole)
-        about_qt = self.action(self.help, "About &Qt", QApplication.aboutQt, name="aboutQtAction")
-        about_qt.setMenuRole(QAction.MenuRole.AboutQtRole)
+        self.about_qt = self.action(
+            self.help, "About &Qt", QApplication.aboutQt, name="aboutQtAction"
+        )
 
     # --- completing ------------------------------------------------------------------
 
@@ -244,6 +243,17 @@ class WindowMenus:
         for action, keys in self._shortcuts:
             action.setShortcut(QKeySequence(keys))
         self._shortcuts = None  # later ones attach at once
+        for action in self._menu_only:
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        # Where macOS moves them (application menu); elsewhere no effect.
+        roles = QAction.MenuRole
+        for action, role in (
+            (self.quit, roles.QuitRole),
+            (self.settings, roles.PreferencesRole),
+            (self.about, roles.AboutRole),
+            (self.about_qt, roles.AboutQtRole),
+        ):
+            action.setMenuRole(role)
         self.file.removeAction(self.quit)
         self.file.addSeparator()
         self.file.addAction(self.quit)
