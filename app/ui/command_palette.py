@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
+    QFrame,
     QHeaderView,
     QLineEdit,
     QTreeWidget,
@@ -58,7 +59,6 @@ class CommandPalette(QDialog):
         super().__init__(parent, Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
         self.setObjectName("commandPalette")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.setStyleSheet("QDialog#commandPalette { border: 1px solid palette(mid); }")
         self.edit = QLineEdit()
         self.edit.setObjectName("commandPaletteEdit")
         self.edit.setPlaceholderText("Type a command (e.g. “history”, “send”, “dark”)")
@@ -74,10 +74,15 @@ class CommandPalette(QDialog):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        frame = QFrame()  # a frameless window still needs an edge against the one below
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        inner = QVBoxLayout(frame)
+        inner.setContentsMargins(6, 6, 6, 6)
+        inner.addWidget(self.edit)
+        inner.addWidget(self.list)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.edit)
-        layout.addWidget(self.list)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(frame)
         self._actions: list[tuple[str, str, QAction]] = [
             (path, plain(a.text()), a)
             for path, a in menu_actions(menu_bar)

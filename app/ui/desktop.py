@@ -106,9 +106,18 @@ class Desktop(QObject):
             self.window.restoreState(QByteArray(self.file.layout.state))
 
     def reset_layout(self) -> None:
-        """View → Reset layout: the docks as a first start shows them."""
+        """View → Reset layout: the docks as a first start shows them, and every tab's
+        panes (request, response, body, preview) back in view if one was collapsed."""
+        from PySide6.QtWidgets import QSplitter
+
         if self._default_state is not None:
             self.window.restoreState(self._default_state)
+        for tab in self.window.request_tabs():
+            for splitter in tab.findChildren(QSplitter):
+                sizes = splitter.sizes()
+                if sizes and min(sizes) == 0:
+                    total = sum(sizes) or 1000
+                    splitter.setSizes([total // len(sizes)] * len(sizes))
 
     def save_layout(self) -> None:
         """Remember the geometry and dock layout (at shutdown)."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QSpinBox,
+    QSplitter,
     QTableWidget,
     QWidget,
 )
@@ -210,8 +211,13 @@ def test_geometry_and_docks_are_remembered(qtbot: Any, qloop: Any) -> None:
         assert (second.width(), second.height()) == (700, 500)
         assert second.history_dock.isVisible()
         assert not second.spec.doc_dock.isVisible()
+        tab = second.new_a2a_tab()
+        splitter = tab.findChild(QSplitter, "requestSplitter")
+        assert splitter is not None
+        splitter.setSizes([600, 0])  # the response pane dragged shut
         action(second, "resetLayoutAction").trigger()  # View → Reset layout
         assert second.spec.doc_dock.isVisible() and not second.history_dock.isVisible()
+        assert min(splitter.sizes()) > 0
     finally:
         qloop.run_until_complete(second.shutdown())
         second.close_now()
