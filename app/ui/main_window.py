@@ -114,6 +114,9 @@ class MainWindow(QMainWindow):
         self.reopen_closed_action = self.menus.reopen_closed
         self._file_menu = self.menus.file
         self._view_menu = self.menus.view
+        self._quit_action = self.menus.quit
+        # (action, keys) pairs appended here before complete_setup() get their shortcut then.
+        self._shortcuts = self.menus.pending_shortcuts
 
     # --- tabs ----------------------------------------------------------------------
 

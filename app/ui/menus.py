@@ -35,7 +35,8 @@ class WindowMenus:
     def __init__(self, window: MainWindow, desktop: Desktop) -> None:
         self.window = window
         self.desktop = desktop
-        self._shortcuts: list[tuple[QAction, str]] | None = []
+        self.pending_shortcuts: list[tuple[QAction, str]] = []  # attached in complete()
+        self._shortcuts: list[tuple[QAction, str]] | None = self.pending_shortcuts
         self._menu_only: list[QAction] = []  # shortcuts active only in their menu
         bar = window.menuBar()
         self.file = self._menu(bar.addMenu("&File"), "menuFile")
