@@ -40,15 +40,11 @@ from app.protocol.card.view import (
     SignatureView,
     SkillView,
 )
+from app.ui import theme
 
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 T = TypeVar("T")
-
-GREY = QColor("#8a8a8a")
-GREEN = QColor("#2e7d32")
-RED = QColor("#c62828")
-AMBER = QColor("#b26a00")
 
 
 def _join(items: Sequence[str], sep: str = ", ") -> str:
@@ -135,7 +131,7 @@ class InterfacesModel(RowsModel[InterfaceView]):
     )
 
     def foreground(self, item: InterfaceView, column: int) -> QColor | None:
-        return None if item.speakable else GREY
+        return None if item.speakable else theme.brushes().muted_text.color()
 
     def tooltip(self, item: InterfaceView, column: int) -> str:
         if column == self.USE:
@@ -260,7 +256,7 @@ class SignaturesModel(RowsModel[SignatureView]):
     )
 
     def foreground(self, item: SignatureView, column: int) -> QColor | None:
-        return RED if item.error else None
+        return theme.brushes().error_text.color() if item.error else None
 
     def tooltip(self, item: SignatureView, column: int) -> str:
         return item.header_json or item.error
@@ -278,7 +274,9 @@ class ProblemsModel(RowsModel[CardProblem]):
     def foreground(self, item: CardProblem, column: int) -> QColor | None:
         if column != 0:
             return None
-        return {Severity.ERROR: RED, Severity.WARNING: AMBER}.get(item.severity, GREY)
+        b = theme.brushes()
+        brush = {Severity.ERROR: b.error_text, Severity.WARNING: b.warn_text}.get(item.severity)
+        return (brush or b.muted_text).color()
 
 
 class DiffModel(RowsModel[CardDiffEntry]):
@@ -294,7 +292,9 @@ class DiffModel(RowsModel[CardDiffEntry]):
     def foreground(self, item: CardDiffEntry, column: int) -> QColor | None:
         if column != 0:
             return None
-        return {DiffKind.ADDED: GREEN, DiffKind.REMOVED: RED}.get(item.kind, AMBER)
+        b = theme.brushes()
+        brush = {DiffKind.ADDED: b.ok_text, DiffKind.REMOVED: b.error_text}.get(item.kind)
+        return (brush or b.warn_text).color()
 
 
 class VerdictModel(RowsModel[SignatureResult]):
@@ -313,9 +313,10 @@ class VerdictModel(RowsModel[SignatureResult]):
     def foreground(self, item: SignatureResult, column: int) -> QColor | None:
         if column != self.VERDICT:
             return None
+        b = theme.brushes()
         if item.verdict is Verdict.VALID:
-            return AMBER if item.sdk_canonicalisation_only else GREEN
-        return RED if item.verdict is Verdict.INVALID else AMBER
+            return (b.warn_text if item.sdk_canonicalisation_only else b.ok_text).color()
+        return (b.error_text if item.verdict is Verdict.INVALID else b.warn_text).color()
 
     def tooltip(self, item: SignatureResult, column: int) -> str:
         return "\n".join([item.message, *item.notes])

@@ -49,6 +49,7 @@ from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
 from app.protocol.request import A2ARequest
 from app.spec.xa2a import strip_private_metadata
+from app.ui import theme
 from app.ui.card_readout import CardReadout
 from app.ui.extended_card import extended_card_request
 from app.ui.signature_dialog import SignatureDialog
@@ -56,12 +57,8 @@ from app.ui.tasks import OwnedTask
 
 FETCH_TIMEOUT_S = 10.0
 
-_OK = "color: white; background: #2e7d32; border-radius: 4px; padding: 2px 8px;"
-_WARN = "color: white; background: #b26a00; border-radius: 4px; padding: 2px 8px;"
-_ERR = "color: white; background: #c62828; border-radius: 4px; padding: 2px 8px;"
-_IDLE = (
-    "color: palette(text); border: 1px solid palette(mid); border-radius: 4px; padding: 2px 8px;"
-)
+# Status badge roles (colours: app/ui/theme.py).
+_OK, _WARN, _ERR, _IDLE = "badge-ok", "badge-warn", "badge-error", "badge-idle"
 
 
 def endpoint_origin(endpoint: str) -> str:
@@ -181,7 +178,7 @@ class CardPanel(QWidget):
 
         self.status_label = QLabel("No card loaded")
         self.status_label.setObjectName("cardStatusLabel")
-        self.status_label.setStyleSheet(_IDLE)
+        theme.style(self.status_label, _IDLE, theme.BADGE_SHAPE)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail_label = QLabel("")
         self.detail_label.setObjectName("cardStatusDetail")
@@ -575,7 +572,7 @@ class CardPanel(QWidget):
 
     def _set_status(self, head: str, detail: str, style: str) -> None:
         self.status_label.setText(head)
-        self.status_label.setStyleSheet(style)
+        theme.style(self.status_label, style, theme.BADGE_SHAPE)
         self.detail_label.setText(detail)
 
 

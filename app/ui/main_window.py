@@ -1,14 +1,13 @@
-"""The main window: request tabs, the File menu, and an orderly async shutdown."""
+"""The main window: request tabs, the menus (app/ui/menus.py), and an orderly async shutdown."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
-from app import __version__
 from app.ui.messages import MessageBridge
 
 # Only Qt is imported up front: the window frame paints first and the protocol, spec and
@@ -75,18 +74,19 @@ class MainWindow(QMainWindow):
             return
         from app.ui.spec_dock import SpecController
 
-        for action, keys in self._shortcuts:
-            action.setShortcut(QKeySequence(keys))
-        # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs; Quit stays last.
-        self._file_menu.removeAction(self._quit_action)
+        # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs.
         self.spec: SpecController = SpecController(self, self, self._file_menu)
-        self._file_menu.addSeparator()
-        self._file_menu.addAction(self._quit_action)
         from app.ui.tab_actions import TabActions
 
         # The tab bar's context menu; Ctrl+Tab / Ctrl+PgDn and back cycle the tabs.
         self.tab_actions = TabActions(self, self.spec, self)
+        self.menus.view.addSeparator()
+        self.menus.view.addAction(self.tab_actions.next_action)
+        self.menus.view.addAction(self.tab_actions.previous_action)
         self._setup_history()
+        self.menus.complete()  # shortcuts, every dock in View, Quit last
+        self.desktop.complete_setup()
+        self.desktop.restore_layout()
         # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.session import SessionController
 
@@ -103,8 +103,7 @@ class MainWindow(QMainWindow):
         self.history_dock = HistoryDock(self, self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.history_dock)
         self.history_dock.hide()
-        self._view_menu.addAction(self.history_dock.toggleViewAction())
-        self.history_dock.toggleViewAction().setShortcut(QKeySequence("Ctrl+H"))
+        self.menus.add_shortcut(self.history_dock.toggleViewAction(), "Ctrl+H")
         self.history = HistoryRecording(self.messages, parent=self)
         panel = self.history_dock.panel
         self.history.opened.connect(panel.set_store)
@@ -112,36 +111,19 @@ class MainWindow(QMainWindow):
         self.history.start()
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        new_menu = file_menu.addMenu("&New request")
-        self.new_a2a_action = QAction("&A2A", self)
-        self.new_a2a_action.setObjectName("newA2ARequestAction")
-        # Shortcuts are attached in complete_setup(): the first QKeySequence makes PySide
-        # build ~100 enum classes (~80 ms), and no key can be pressed before the loop runs.
-        self._shortcuts: list[tuple[QAction, str]] = [(self.new_a2a_action, "Ctrl+N")]
-        self.new_a2a_action.triggered.connect(lambda: self.new_a2a_tab())
-        new_menu.addAction(self.new_a2a_action)
-        close_tab = QAction("&Close tab", self)
-        self._shortcuts.append((close_tab, "Ctrl+W"))
-        close_tab.triggered.connect(lambda: self._close_tab(self.tabs.currentIndex()))
-        file_menu.addAction(close_tab)
-        self.reopen_closed_action = QAction("&Reopen closed tab", self)
-        self.reopen_closed_action.setObjectName("reopenClosedTabAction")
-        self.reopen_closed_action.setEnabled(False)
-        self._shortcuts.append((self.reopen_closed_action, "Ctrl+Shift+T"))
-        self.reopen_closed_action.triggered.connect(lambda: self.reopen_closed_tab())
-        file_menu.addAction(self.reopen_closed_action)
-        file_menu.addSeparator()
-        self._file_menu = file_menu
-        self._quit_action = QAction("&Quit", self)
-        self._shortcuts.append((self._quit_action, "Ctrl+Q"))
-        self._quit_action.triggered.connect(self.close)
-        file_menu.addAction(self._quit_action)
-        self._view_menu = self.menuBar().addMenu("&View")
-        help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About A2A Workbench", self)
-        about.triggered.connect(lambda: self.messages.show(f"A2A Workbench {__version__}", 5000))
-        help_menu.addAction(about)
+        # File / Edit / View / Request / Help, the settings, theme and layout (app/ui/menus.py).
+        from app.ui.desktop import Desktop
+        from app.ui.menus import WindowMenus
+
+        self.desktop = Desktop(self)
+        self.menus = WindowMenus(self, self.desktop)
+        self.new_a2a_action = self.menus.new_a2a
+        self.reopen_closed_action = self.menus.reopen_closed
+        self._file_menu = self.menus.file
+        self._view_menu = self.menus.view
+        self._quit_action = self.menus.quit
+        # (action, keys) pairs appended here before complete_setup() get their shortcut then.
+        self._shortcuts = self.menus.pending_shortcuts
 
     # --- tabs ----------------------------------------------------------------------
 
@@ -172,6 +154,7 @@ class MainWindow(QMainWindow):
 
         tab = RequestTab(self.http_client, endpoint=endpoint, message_text=message_text)
         tab.card_panel.demo_info_provider = lambda: self.demo_info
+        self.desktop.prepare_tab(tab)
         index = self.tabs.addTab(tab, tab.title())
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
         if hasattr(self, "session"):
@@ -264,6 +247,7 @@ class MainWindow(QMainWindow):
         """Save the session, cancel every running exchange, close the shared HTTP client."""
         import asyncio
 
+        self.desktop.save_layout()
         if hasattr(self, "session"):
             await self.session.flush()
         if hasattr(self, "spec"):

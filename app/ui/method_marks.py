@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QComboBox
 
 from app.protocol.catalog import Capability, MethodSpec
+from app.ui import theme
 
 NOT_IN_CARD = " — not in card"
-_GREY = QColor("#8a8a8a")
 
 
 def unsupported_reason(spec: MethodSpec, caps: Mapping[str, Any] | None) -> str:
@@ -46,6 +45,8 @@ def mark_methods(
         reason = unsupported_reason(spec, caps)
         label = f"{spec.name} (legacy)" if spec.legacy else spec.name
         combo.setItemText(i, label + NOT_IN_CARD if reason else label)
-        combo.setItemData(i, QBrush(_GREY) if reason else None, Qt.ItemDataRole.ForegroundRole)
+        combo.setItemData(
+            i, theme.brushes().muted_text if reason else None, Qt.ItemDataRole.ForegroundRole
+        )
         tip = f"{spec.summary}\n\n{reason}" if reason else spec.summary
         combo.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)

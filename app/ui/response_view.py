@@ -14,6 +14,7 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
+from app.ui import theme
 from app.ui.formatting import (
     error_text,
     headers_text,
@@ -24,19 +25,9 @@ from app.ui.formatting import (
 )
 from app.ui.widgets import CodeView
 
-_OK_STYLE = "color: white; background: #2e7d32; border-radius: 4px; padding: 2px 8px;"
-_ERR_STYLE = "color: white; background: #c62828; border-radius: 4px; padding: 2px 8px;"
-_IDLE_STYLE = (
-    "color: palette(text); border: 1px solid palette(mid); border-radius: 4px; padding: 2px 8px;"
-)
-_BANNER_STYLE = (
-    "color: #b71c1c; background: #ffebee; border: 1px solid #ef9a9a;"
-    " border-radius: 4px; padding: 6px;"
-)
-_FINDINGS_STYLE = (
-    "color: #4e342e; background: #fff8e1; border: 1px solid #ffb300;"
-    " border-radius: 4px; padding: 6px;"
-)
+# Theme roles (colours: app/ui/theme.py) and the banners' shape.
+_OK_STYLE, _ERR_STYLE, _IDLE_STYLE = "badge-ok", "badge-error", "badge-idle"
+_BANNER_SHAPE = "border-radius: 4px; padding: 6px;"
 
 
 class ResponseView(QWidget):
@@ -53,7 +44,7 @@ class ResponseView(QWidget):
 
         self.status_label = QLabel("No request sent yet")
         self.status_label.setObjectName("responseStatusLabel")
-        self.status_label.setStyleSheet(_IDLE_STYLE)
+        theme.style(self.status_label, _IDLE_STYLE, theme.BADGE_SHAPE)
         self.time_label = QLabel("")
         self.time_label.setObjectName("responseTimeLabel")
         self.size_label = QLabel("")
@@ -67,14 +58,14 @@ class ResponseView(QWidget):
         self.error_label.setObjectName("responseErrorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error_label.setStyleSheet(_BANNER_STYLE)
+        theme.style(self.error_label, "banner-error", _BANNER_SHAPE)
         self.error_label.hide()
         self._findings: list[str] = []
         self.findings_label = QLabel("")
         self.findings_label.setObjectName("responseFindingsLabel")
         self.findings_label.setWordWrap(True)
         self.findings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.findings_label.setStyleSheet(_FINDINGS_STYLE)
+        theme.style(self.findings_label, "banner-warn", _BANNER_SHAPE)
         self.findings_label.hide()
 
         self.pretty_view = CodeView("prettyBodyView", read_only=True)
@@ -103,7 +94,7 @@ class ResponseView(QWidget):
         self._errors = []
         self._error_events = []
         self.status_label.setText("Sending…")
-        self.status_label.setStyleSheet(_IDLE_STYLE)
+        theme.style(self.status_label, _IDLE_STYLE, theme.BADGE_SHAPE)
         self.time_label.setText("")
         self.size_label.setText("")
         self.error_label.hide()
@@ -163,7 +154,7 @@ class ResponseView(QWidget):
             status = self._status if self._transport == "gRPC" else f"HTTP {self._status}"
             label = f"{label} · {status}"
         self.status_label.setText(label)
-        self.status_label.setStyleSheet(_OK_STYLE if ok else _ERR_STYLE)
+        theme.style(self.status_label, _OK_STYLE if ok else _ERR_STYLE, theme.BADGE_SHAPE)
         if not ok and not self.pretty_view.toPlainText() and self._error_events:
             # No body (gRPC errors, refused connections): show the error itself as JSON.
             self.pretty_view.set_text(pretty_json([e.as_record() for e in self._error_events]))

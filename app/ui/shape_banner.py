@@ -15,11 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.protocol.shape import ShapeProblem
-
-_STYLE = (
-    "QFrame#shapeBanner { background: #fff8e1; border: 1px solid #ffb300; border-radius: 4px; }"
-    " QFrame#shapeBanner QLabel { color: #4e342e; }"
-)
+from app.ui import theme
 
 
 class ShapeBanner(QFrame):
@@ -39,7 +35,7 @@ class ShapeBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("shapeBanner")
-        self.setStyleSheet(_STYLE)
+        theme.style(self, "frame-warn:shapeBanner", "QFrame#shapeBanner { border-radius: 4px; }")
         self.problems: list[ShapeProblem] = []
         self.text_label = QLabel()
         self.text_label.setObjectName("shapeBannerText")

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 from app.protocol.card.canonical import Profile
 from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
 from app.protocol.card.verify import CardStatus, CardVerification, ProfileMode, verify_card
+from app.ui import theme
 from app.ui.card_models import VerdictModel
 from app.ui.tasks import OwnedTask
 from app.ui.widgets import CodeView
@@ -62,16 +63,14 @@ _T = TypeVar("_T")
 
 MAX_JWKS_BYTES = 1_048_576
 
-_BADGE = "color: white; background: {bg}; border-radius: 4px; padding: 3px 10px; font-weight: bold;"
-_COLORS = {
-    CardStatus.VALID: "#2e7d32",
-    CardStatus.INVALID: "#c62828",
-    CardStatus.UNSIGNED: "#616161",
-    CardStatus.NOT_A_CARD: "#616161",
+# Theme roles of the verdict badge (colours: app/ui/theme.py).
+_BADGE_SHAPE = "border-radius: 4px; padding: 3px 10px; font-weight: bold;"
+_ROLES = {
+    CardStatus.VALID: "badge-ok",
+    CardStatus.INVALID: "badge-error",
+    CardStatus.UNSIGNED: "badge-neutral",
+    CardStatus.NOT_A_CARD: "badge-neutral",
 }
-_IDLE = (
-    "color: palette(text); border: 1px solid palette(mid); border-radius: 4px; padding: 3px 10px;"
-)
 
 
 def signature_count(card: Any) -> int:
@@ -494,10 +493,10 @@ class SignatureDialog(QDialog):
     def _set_status(self, status: CardStatus | None, summary: str, text: str = "") -> None:
         if status is None:
             self.status_label.setText("not verified")
-            self.status_label.setStyleSheet(_IDLE)
+            theme.style(self.status_label, "badge-idle", "border-radius: 4px; padding: 3px 10px;")
         else:
             self.status_label.setText(text)
-            self.status_label.setStyleSheet(_BADGE.format(bg=_COLORS[status]))
+            theme.style(self.status_label, _ROLES[status], _BADGE_SHAPE)
         self.summary_label.setText(summary)
 
 

@@ -28,37 +28,19 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
 
 from app.protocol.events import NOT_JSON
 from app.protocol.findings import Finding
 from app.protocol.jsonparse import parse_event_data
 from app.protocol.sse import SseDecoder
 from app.protocol.stream_items import ItemKind, TaskState
+from app.ui import theme
 
 FLUSH_INTERVAL_MS = 100
 
 COLUMNS = ("#", "+ms", "Kind", "Task", "State", "Summary")
 COL_SEQ, COL_TIME, COL_KIND, COL_TASK, COL_STATE, COL_SUMMARY = range(len(COLUMNS))
 
-STATE_COLOURS: dict[TaskState, str] = {
-    TaskState.SUBMITTED: "#546e7a",
-    TaskState.WORKING: "#1565c0",
-    TaskState.INPUT_REQUIRED: "#ef6c00",
-    TaskState.AUTH_REQUIRED: "#ef6c00",
-    TaskState.COMPLETED: "#2e7d32",
-    TaskState.FAILED: "#c62828",
-    TaskState.REJECTED: "#c62828",
-    TaskState.CANCELED: "#6a1b9a",
-    TaskState.UNSPECIFIED: "#757575",
-}
-"""Foreground colour per task state (readable on light and dark backgrounds)."""
-
-ERROR_COLOUR = "#c62828"
-WARNING_BACKGROUND = "#fff3cd"
-WARNING_FOREGROUND = "#5d4200"
-MARKER_BACKGROUND = "#e3f2fd"
-MARKER_FOREGROUND = "#0d3c61"
 
 _ROOT = QModelIndex()
 
@@ -248,12 +230,6 @@ class TimelineModel(QAbstractTableModel):
         self._timer.setSingleShot(True)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.flush)
-        self._warning_brush = QBrush(QColor(WARNING_BACKGROUND))
-        self._warning_fg = QBrush(QColor(WARNING_FOREGROUND))
-        self._marker_brush = QBrush(QColor(MARKER_BACKGROUND))
-        self._marker_fg = QBrush(QColor(MARKER_FOREGROUND))
-        self._error_brush = QBrush(QColor(ERROR_COLOUR))
-        self._state_brushes = {s.value: QBrush(QColor(c)) for s, c in STATE_COLOURS.items()}
 
     # --- appending ----------------------------------------------------------------
 
@@ -424,21 +400,21 @@ class TimelineModel(QAbstractTableModel):
         col = index.column()
         if role == _DISPLAY:
             return self._display(n, record, col)
-        if role == _FOREGROUND:
+        if role == _FOREGROUND:  # colours of the theme table (app/ui/theme.py)
             if col == COL_STATE and record[_STATE] is not None:
-                return self._state_brushes.get(record[_STATE])
+                return theme.brushes().state_text.get(record[_STATE])
             if record[_KIND] == "error" and col in (COL_KIND, COL_SUMMARY):
-                return self._error_brush
+                return theme.brushes().error_text
             if record[_FINDINGS]:
-                return self._warning_fg
+                return theme.brushes().finding_text
             if record[_MARKER]:
-                return self._marker_fg
+                return theme.brushes().marker_text
             return None
         if role == _BACKGROUND:
             if record[_FINDINGS]:
-                return self._warning_brush
+                return theme.brushes().finding_row
             if record[_MARKER]:
-                return self._marker_brush
+                return theme.brushes().marker_row
             return None
         if role == _ALIGNMENT:
             return _RIGHT if col in (COL_SEQ, COL_TIME) else None

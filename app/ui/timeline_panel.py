@@ -43,6 +43,7 @@ from app.protocol.lifecycle import StreamEnding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.protocol.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
+from app.ui import theme
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.timeline_model import (
     COL_KIND,
@@ -51,18 +52,14 @@ from app.ui.timeline_model import (
     COL_TASK,
     COL_TIME,
     PARSE_RAW,
-    STATE_COLOURS,
     TimelineModel,
     TimelineRow,
 )
 from app.ui.widgets import CodeView
 
-_BADGE = "color: white; background: {bg}; border-radius: 4px; padding: 2px 8px;"
-_IDLE_BADGE = (
-    "color: palette(text); border: 1px solid palette(mid); border-radius: 4px; padding: 2px 8px;"
-)
-_ENDING_BAD = "color: #c62828;"
-_ENDING_WARN = "color: #8a5a00;"
+# Theme roles (colours: app/ui/theme.py).
+_IDLE_BADGE = "badge-idle"
+_ENDING_BAD, _ENDING_WARN = "text-error", "text-warn"
 
 KEEP_PARSED_BYTES = 64 * 1024
 """Stream items up to this size keep only their raw bytes; their JSON is parsed again when
@@ -96,7 +93,7 @@ class TimelinePanel(QWidget):
 
         self.state_label = QLabel("no stream")
         self.state_label.setObjectName("timelineStateLabel")
-        self.state_label.setStyleSheet(_IDLE_BADGE)
+        theme.style(self.state_label, _IDLE_BADGE, theme.BADGE_SHAPE)
         self.context_edit = _id_edit("timelineContextIdEdit", "context id")
         self.task_edit = _id_edit("timelineTaskIdEdit", "task id")
         self.copy_button = QPushButton("Copy")
@@ -176,10 +173,7 @@ class TimelinePanel(QWidget):
         self.findings_label = QLabel("")
         self.findings_label.setObjectName("timelineFindingsLabel")
         self.findings_label.setWordWrap(True)
-        self.findings_label.setStyleSheet(
-            "color: #5d4200; background: #fff3cd; border: 1px solid #e0c060;"
-            " border-radius: 4px; padding: 4px;"
-        )
+        theme.style(self.findings_label, "banner-warn", "border-radius: 4px; padding: 4px;")
         self.findings_label.hide()
         self.detail_tabs = QTabWidget()
         self.detail_tabs.setObjectName("timelineDetailTabs")
@@ -418,10 +412,11 @@ class TimelinePanel(QWidget):
         # Runs after every batch: only touch what changed (a style sheet re-polishes the
         # widget even when it is the same text).
         if self.state is not None:
-            colour = STATE_COLOURS.get(self.state, "#757575")
-            _set_label(self.state_label, self.state.value, _BADGE.format(bg=colour))
+            role = f"badge-state:{self.state.value}"
+            _set_label(self.state_label, self.state.value, role, theme.BADGE_SHAPE)
         else:
-            _set_label(self.state_label, "streaming…" if self.running else "no task", _IDLE_BADGE)
+            text = "streaming…" if self.running else "no task"
+            _set_label(self.state_label, text, _IDLE_BADGE, theme.BADGE_SHAPE)
         if self.context_edit.text() != self.context_id:
             self.context_edit.setText(self.context_id)
             self.context_edit.setCursorPosition(0)
@@ -429,15 +424,15 @@ class TimelinePanel(QWidget):
             self.task_edit.setText(self.task_id)
             self.task_edit.setCursorPosition(0)
         count = f"{self.event_count:,} event{'s' * (self.event_count != 1)}"
-        _set_label(self.count_label, count, self.count_label.styleSheet())
+        _set_label(self.count_label, count)
         if self.running:
-            _set_label(self.ending_label, "streaming…", "")
+            _set_label(self.ending_label, "streaming…", "plain")
         elif self.ending is None:
-            _set_label(self.ending_label, "", self.ending_label.styleSheet())
+            _set_label(self.ending_label, "")
         else:
             bad = self.ending in (StreamEnding.TRANSPORT_ERROR, StreamEnding.ERROR)
             warn = self.ending in (StreamEnding.ACTIVE, StreamEnding.STOPPED)
-            style = _ENDING_BAD if bad else _ENDING_WARN if warn else ""
+            style = _ENDING_BAD if bad else _ENDING_WARN if warn else "plain"
             _set_label(self.ending_label, self.ending.value, style)
 
     def _update_buttons(self) -> None:
@@ -474,11 +469,12 @@ class TimelinePanel(QWidget):
             self.detail_tabs.setCurrentWidget(self.raw_view)
 
 
-def _set_label(label: QLabel, text: str, style: str) -> None:
+def _set_label(label: QLabel, text: str, role: str | None = None, extra: str = "") -> None:
+    # theme.style() leaves an unchanged role alone: no re-polish per batch.
     if label.text() != text:
         label.setText(text)
-    if label.styleSheet() != style:
-        label.setStyleSheet(style)
+    if role is not None:
+        theme.style(label, role, extra)
 
 
 def _id_edit(name: str, placeholder: str) -> QLineEdit:

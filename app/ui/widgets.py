@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.ui.json_highlighter import MAX_HIGHLIGHT_CHARS, JsonHighlighter
 
@@ -16,9 +16,23 @@ from app.ui.json_highlighter import MAX_HIGHLIGHT_CHARS, JsonHighlighter
 EDIT_HIGHLIGHT_CHARS = 512 * 1024
 
 
+_editor_font: QFont | None = None  # Settings → Appearance; None: the system's
+
+
 def monospace_font() -> QFont:
-    """The system fixed-width font."""
+    """The editor font: the one chosen in Settings, else the system fixed-width font."""
+    if _editor_font is not None:
+        return QFont(_editor_font)
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+def set_editor_font(font: QFont | None) -> None:
+    """Use ``font`` (None: the system fixed-width font) in every code view, open or new."""
+    global _editor_font
+    _editor_font = None if font is None else QFont(font)
+    for widget in QApplication.allWidgets():
+        if isinstance(widget, CodeView):
+            widget.use_font(monospace_font())
 
 
 class CodeView(QPlainTextEdit):
@@ -35,9 +49,8 @@ class CodeView(QPlainTextEdit):
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setReadOnly(read_only)
-        self.setFont(monospace_font())
+        self.use_font(monospace_font())
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
         self._json = json
         self._wanted = json  # highlighting asked for (set_highlighting / set_text)
         self._too_big = False  # suppressed because of the document's size
@@ -48,6 +61,11 @@ class CodeView(QPlainTextEdit):
             # highlighter's own contentsChange slot and can detach it from a huge change.
             self.document().contentsChange.connect(self._on_document_contents_change)
             self._highlighter = JsonHighlighter(self.document())
+
+    def use_font(self, font: QFont) -> None:
+        """Show the text in ``font`` (tab stops: two spaces of it)."""
+        self.setFont(font)
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
 
     @property
     def highlighting(self) -> bool:

@@ -1,0 +1,150 @@
+"""The user's desktop settings: theme, default request timeout, editor font, window layout.
+
+One JSON file, ``settings.json`` in the platformdirs user config directory (next to
+``recent-specs.json``), written atomically (:func:`app.fileio.atomic_write`). Qt-free: the
+window layout is kept as the opaque bytes Qt gives (base64 in the file). History retention
+is not here: it lives in the history store itself (:mod:`app.history.retention`), so the CLI
+and the GUI share it.
+
+A missing or unreadable file gives the defaults; an unreadable one is set aside
+(:func:`app.fileio.set_aside`) the next time settings are saved, never overwritten in place.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+APP_DIR_NAME = "a2a-workbench"
+FILE_NAME = "settings.json"
+SCHEMA_VERSION = 1
+
+
+class ThemeChoice(StrEnum):
+    """Which colour scheme the window uses."""
+
+    SYSTEM = "system"  # follow the operating system's light/dark setting
+    LIGHT = "light"
+    DARK = "dark"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the Settings dialog edits.
+
+    ``default_timeout`` seeds a new request tab's deadline (seconds, ``0`` = none);
+    ``editor_font`` empty and ``editor_font_size`` ``0`` mean the system fixed-width font.
+    """
+
+    theme: ThemeChoice = ThemeChoice.SYSTEM
+    default_timeout: float = 0.0
+    editor_font: str = ""
+    editor_font_size: int = 0
+
+
+@dataclass(slots=True)
+class WindowLayout:
+    """The main window's geometry and dock/toolbar layout, as Qt serialised them."""
+
+    geometry: bytes = b""
+    state: bytes = b""
+
+
+@dataclass(slots=True)
+class SettingsFile:
+    """:class:`Settings` and :class:`WindowLayout` read from and written to ``path``."""
+
+    path: Path
+    settings: Settings = field(default_factory=Settings)
+    layout: WindowLayout = field(default_factory=WindowLayout)
+    damaged: bool = False  # the file exists but could not be read: set aside on save
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> SettingsFile:
+        """Read ``path`` (default :func:`settings_path`); defaults for what is missing."""
+        path = settings_path() if path is None else Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            return cls(path)
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+            return cls(path, _settings(data.get("settings", {})), _layout(data.get("window", {})))
+        except ValueError:
+            return cls(path, damaged=True)
+
+    def save(self) -> None:
+        """Write everything atomically (a damaged previous file is set aside first)."""
+        from app.fileio import atomic_write, set_aside  # not needed to start the window
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.damaged:
+            with contextlib.suppress(OSError):
+                set_aside(self.path)
+            self.damaged = False
+        s = self.settings
+        body: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "settings": {
+                "theme": s.theme.value,
+                "default_timeout": s.default_timeout,
+                "editor_font": s.editor_font,
+                "editor_font_size": s.editor_font_size,
+            },
+            "window": {
+                "geometry": base64.b64encode(self.layout.geometry).decode("ascii"),
+                "state": base64.b64encode(self.layout.state).decode("ascii"),
+            },
+        }
+        atomic_write(self.path, json.dumps(body, indent=2) + "\n")
+
+
+def settings_path() -> Path:
+    """``settings.json`` in the platformdirs user config directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_DIR_NAME)) / FILE_NAME
+
+
+def _settings(raw: object) -> Settings:
+    # Each field on its own: one bad value falls back to its default, the rest is kept.
+    default = Settings()
+    if not isinstance(raw, dict):
+        return default
+    values: dict[str, Any] = {}
+    with contextlib.suppress(ValueError):
+        values["theme"] = ThemeChoice(raw.get("theme", default.theme))
+    timeout = raw.get("default_timeout")
+    if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout >= 0:
+        values["default_timeout"] = float(timeout)
+    font = raw.get("editor_font")
+    if isinstance(font, str):
+        values["editor_font"] = font
+    size = raw.get("editor_font_size")
+    if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= 96:
+        values["editor_font_size"] = size
+    return dataclasses.replace(default, **values)
+
+
+def _layout(raw: object) -> WindowLayout:
+    if not isinstance(raw, dict):
+        return WindowLayout()
+
+    def blob(key: str) -> bytes:
+        value = raw.get(key)
+        if not isinstance(value, str):
+            return b""
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError:
+            return b""
+
+    return WindowLayout(blob("geometry"), blob("state"))
