@@ -28,6 +28,8 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.protocol.jsonparse import parse_json
+from app.protocol.network import NetworkOptions
+from app.protocol.tls import ssl_context
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -45,7 +47,9 @@ class HttpCall:
     query: Headers = ()
 
 
-def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.AsyncClient:
+def new_client(
+    timeout: float, verify: ssl.SSLContext | bool = True, *, proxy: str | None = None
+) -> httpx.AsyncClient:
     """An AsyncClient with explicit limits and timeouts (docs/ARCHITECTURE.md §7.3).
 
     Redirects are not followed: a debugger shows a 3xx for what it is. Building the default
@@ -56,11 +60,41 @@ def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.As
         timeout=httpx.Timeout(timeout),
         limits=httpx.Limits(max_connections=20, max_keepalive_connections=10),
         follow_redirects=False,
+        # Proxies come from ProxySettings (the environment read there); trust_env would
+        # also add .netrc credentials.
         trust_env=False,
+        proxy=proxy,
     )
     # Only the codings decoded in bounded steps (replaced in place: header order unchanged).
     client.headers["Accept-Encoding"] = ACCEPT_ENCODING
     return client
+
+
+def client_for(
+    url: str,
+    network: NetworkOptions | None = None,
+    *,
+    timeout: float = 30.0,
+    verify: ssl.SSLContext | None = None,
+) -> httpx.AsyncClient:
+    """An AsyncClient (:func:`new_client`) that reaches ``url`` as ``network`` says: its TLS
+    context (CA bundle, client certificate, verification off) and its proxy (none, the
+    environment's for this URL, or a custom one). The caller closes it.
+
+    ``verify`` is a ready context to use when ``network.tls`` is the default (a GUI builds
+    that one off its thread). Reads certificate files: run it off the event loop when that
+    matters.
+
+    Raises:
+        UsageError: a certificate file is missing or unusable.
+    """
+    network = network or NetworkOptions()
+    context = verify if verify is not None and network.tls.is_default else None
+    return new_client(
+        timeout,
+        context or ssl_context(network.tls),
+        proxy=network.proxy.proxy_for(url),
+    )
 
 
 def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
