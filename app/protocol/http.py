@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import weakref
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +29,9 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.protocol.jsonparse import parse_json
-from app.protocol.network import NetworkOptions
+from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.tls import ssl_context
+from app.protocol.tls_errors import explain_http_failure
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -90,11 +92,26 @@ def client_for(
     """
     network = network or NetworkOptions()
     context = verify if verify is not None and network.tls.is_default else None
-    return new_client(
+    client = new_client(
         timeout,
         context or ssl_context(network.tls),
         proxy=network.proxy.proxy_for(url),
     )
+    _TLS_OF[client] = network.tls
+    return client
+
+
+# The TLS settings a client was built with: a failed handshake is explained knowing whether
+# a client certificate was offered (clients from new_client offer none).
+_TLS_OF: weakref.WeakKeyDictionary[httpx.AsyncClient, TlsSettings] = weakref.WeakKeyDictionary()
+
+
+async def describe_failure(
+    client: httpx.AsyncClient, exc: Exception, url: str, timeout: float
+) -> str:
+    """:func:`describe_transport_error`, or what failed in a TLS handshake in words."""
+    tls = _TLS_OF.get(client, TlsSettings())
+    return await explain_http_failure(exc, url, tls) or describe_transport_error(exc, url, timeout)
 
 
 def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
@@ -184,7 +201,7 @@ async def open_response(
         yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
         return
     except httpx.HTTPError as exc:
-        message = describe_transport_error(exc, call.url, timeout)
+        message = await describe_failure(client, exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
         return
     yield response
