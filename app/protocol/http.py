@@ -30,8 +30,8 @@ from app.protocol.events import (
 )
 from app.protocol.jsonparse import parse_json
 from app.protocol.network import NetworkOptions, TlsSettings
+from app.protocol.network_errors import explain_http_failure, explain_proxy_failure
 from app.protocol.tls import ssl_context
-from app.protocol.tls_errors import explain_http_failure
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -97,21 +97,26 @@ def client_for(
         context or ssl_context(network.tls),
         proxy=network.proxy.proxy_for(url),
     )
-    _TLS_OF[client] = network.tls
+    _NETWORK_OF[client] = (network.tls, network.proxy.shown_for(url) or "")
     return client
 
 
-# The TLS settings a client was built with: a failed handshake is explained knowing whether
-# a client certificate was offered (clients from new_client offer none).
-_TLS_OF: weakref.WeakKeyDictionary[httpx.AsyncClient, TlsSettings] = weakref.WeakKeyDictionary()
+# What a client was built with: a failure is explained knowing whether a client certificate
+# was offered and which proxy was in the way (clients from new_client have neither).
+_NETWORK_OF: weakref.WeakKeyDictionary[httpx.AsyncClient, tuple[TlsSettings, str]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def describe_failure(
     client: httpx.AsyncClient, exc: Exception, url: str, timeout: float
 ) -> str:
-    """:func:`describe_transport_error`, or what failed in a TLS handshake in words."""
-    tls = _TLS_OF.get(client, TlsSettings())
-    return await explain_http_failure(exc, url, tls) or describe_transport_error(exc, url, timeout)
+    """:func:`describe_transport_error`, or what failed at the proxy or in a TLS handshake."""
+    tls, proxy = _NETWORK_OF.get(client, (TlsSettings(), ""))
+    refused = isinstance(exc, httpx.ConnectError) and _caused_by(exc, ConnectionRefusedError)
+    words = explain_proxy_failure(str(exc), proxy, refused=refused)
+    words = words or await explain_http_failure(exc, url, tls)
+    return words or describe_transport_error(exc, url, timeout)
 
 
 def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:

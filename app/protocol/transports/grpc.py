@@ -48,11 +48,11 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.grpc_status import decode_status, metadata_pairs, status_details_bytes
+from app.protocol.network_errors import explain_grpc_details, explain_proxy_failure
 from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.results import check_result
 from app.protocol.stream_items import classify_frame
 from app.protocol.tls import grpc_credentials
-from app.protocol.tls_errors import explain_grpc_details
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding, ProtocolVersion
@@ -354,7 +354,7 @@ def _undecodable(reply: _Undecodable, clock: Clock, trailers: Headers) -> Exchan
 
 
 async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequest) -> str | None:
-    """A failed TLS handshake in words (the status details are gRPC core's terse line)."""
+    """A failed TLS handshake or proxy in words (the details are gRPC core's terse line)."""
     if exc.code() is not grpc.StatusCode.UNAVAILABLE:
         return None
     host, _, port = target.address.rpartition(":")
@@ -362,7 +362,10 @@ async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequ
         return None
     host = host.strip("[]")
     details, tls = exc.details() or "", request.network.tls
-    return await explain_grpc_details(details, host, int(port), tls, secure=target.tls)
+    proxy = request.network.proxy.shown_for(target.origin) or ""
+    return explain_proxy_failure(details, proxy) or await explain_grpc_details(
+        details, host, int(port), tls, secure=target.tls
+    )
 
 
 def _failure(

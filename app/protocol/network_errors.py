@@ -1,4 +1,4 @@
-"""TLS failures in words, for every binding and the card fetch alike.
+"""TLS and proxy failures in words, for every binding and the card fetch alike.
 
 Python's ``ssl`` (under httpx) reports a failed verification with an OpenSSL code
 (``verify_code``) and a terse message; gRPC's core reports a line of status details. Both are
@@ -308,3 +308,31 @@ async def explain_grpc_details(
     elif "SSL" in upper or "TLS" in upper or "HANDSHAKE" in upper:
         words = handshake_words(details, bool(tls.client_cert))
     return f"TLS handshake failed: {words}" if words else None
+
+
+def explain_proxy_failure(text: str, proxy: str, *, refused: bool = False) -> str | None:
+    """Words for a failure of the proxy ``proxy`` (password masked) itself, or None.
+
+    ``text`` is httpx's error text or gRPC's status details; ``refused``: the connection
+    was refused (with a proxy set, that is the proxy's port).
+    """
+    if not proxy:
+        return None
+    upper = text.upper()
+    if "407" in upper:
+        return (
+            f"The proxy {proxy} refused the request: 407 Proxy Authentication Required "
+            "(check the proxy username and password)"
+        )
+    if refused or ("CONNECTION REFUSED" in upper and "REMOTE HOST" in upper):
+        return f"Could not connect to the proxy {proxy}: connection refused (is it running?)"
+    if "PROXY" in upper and (code := _status_code(upper)):
+        return f"The proxy {proxy} refused the request: HTTP {code}"
+    return None
+
+
+def _status_code(upper: str) -> str | None:
+    import re
+
+    found = re.search(r"(?:RESPONSE CODE|PROXY[^0-9]*)\s(\d{3})\b", upper)
+    return found.group(1) if found else None
