@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QTabWidget
 
 from app import __version__
 from app.ui.messages import MessageBridge
@@ -134,10 +134,23 @@ class MainWindow(QMainWindow):
         self._quit_action.triggered.connect(self.close)
         file_menu.addAction(self._quit_action)
         self._view_menu = self.menuBar().addMenu("&View")
+        self.network_settings_action = QAction("&Network settings…", self)
+        self.network_settings_action.setObjectName("networkSettingsAction")
+        self.network_settings_action.triggered.connect(self.open_network_settings)
+        self._view_menu.addAction(self.network_settings_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About A2A Workbench", self)
         about.triggered.connect(lambda: self.messages.show(f"A2A Workbench {__version__}", 5000))
         help_menu.addAction(about)
+
+    def open_network_settings(self) -> QDialog:
+        """Show the proxy settings (non-modal; OK saves them)."""
+        from app.ui.proxy_settings import NetworkSettingsDialog
+
+        dialog = NetworkSettingsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # --- tabs ----------------------------------------------------------------------
 
