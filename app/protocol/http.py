@@ -205,7 +205,9 @@ async def open_response(
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
         return
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, ssl.SSLError) as exc:
+        # A TLS alert read with the response (a refused client certificate) reaches here
+        # as the ssl error itself, not wrapped by httpx.
         message = await describe_failure(client, exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
         return

@@ -153,6 +153,10 @@ async def explain_hang_up(host: str, port: int, tls: TlsSettings, *, http2: bool
     return handshake_words(outcome, bool(tls.client_cert))
 
 
+# gRPC core's words for a connection the server ended right after the handshake (a hang-up,
+# or a TLS alert it could not decrypt as data).
+_HUNG_UP = ("SOCKET CLOSED", "TSI_DATA_CORRUPTED", "UNWRAP FAILED")
+
 _TLS_PORT_WORDS = "the port speaks TLS, not plain HTTP (use https:// for it)"
 
 
@@ -239,7 +243,7 @@ def handshake_words(reason: str, sent_client_cert: bool) -> str | None:
     if any(key in upper for key in _CLIENT_CERT_REQUIRED) and not sent_client_cert:
         return "the server requires a client certificate and none was sent"
     if any(key in upper for key in _CLIENT_CERT_REJECTED) and sent_client_cert:
-        return f"the server rejected the client certificate ({reason})"
+        return f"the server does not accept the client certificate ({reason.strip()})"
     if any(key in upper for key in _CLIENT_CERT_REQUIRED):
         return f"the server refused the handshake ({reason}); check the client certificate"
     return None
@@ -303,7 +307,7 @@ async def explain_grpc_details(
             words = await explain_ssl_error(error, host, port, tls)
         else:
             words = "the server's certificate failed verification"
-    elif "SOCKET CLOSED" in upper:
+    elif any(key in upper for key in _HUNG_UP):
         words = await explain_hang_up(host, port, tls, http2=True)
     elif "SSL" in upper or "TLS" in upper or "HANDSHAKE" in upper:
         words = handshake_words(details, bool(tls.client_cert))

@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509 import load_pem_x509_certificate
 
 from tests.peers.fixtures import start_sdk_peer
+from tests.peers.js_fixtures import start_js_peer
 
 PKCS12_PASSWORD = "p12-secret"
 PROXY_USER, PROXY_PASSWORD = "alice", "proxy-secret"
@@ -45,6 +46,8 @@ class TlsFiles:
     ca: str
     ca_name: str
     server: str
+    server_cert: str
+    server_key: str
     client_cert: str
     client_key: str
     client_p12: str
@@ -91,6 +94,8 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> TlsFiles:
         ca=write(ca.cert_pem, "ca.pem"),
         ca_name="Workbench Test CA",
         server=write(server.private_key_and_cert_chain_pem, "server.pem"),
+        server_cert=write(server.cert_chain_pems[0], "server.crt"),
+        server_key=write(server.private_key_pem, "server.key"),
         client_cert=write(client.cert_chain_pems[0], "client.crt"),
         client_key=write(client.private_key_pem, "client.key"),
         client_p12=str(folder / "client.p12"),
@@ -105,6 +110,20 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> TlsFiles:
 def tls_peer(tls_files: TlsFiles) -> Iterator[dict[str, Any]]:
     """The demo agent over TLS (HTTP and gRPC), client certificates of the test CA required."""
     peer = start_sdk_peer("--tls-cert", tls_files.server, "--tls-client-ca", tls_files.ca)
+    try:
+        yield dict(peer.info)
+    finally:
+        peer.stop()
+
+
+@pytest.fixture(scope="session")
+def tls_js_peer(tls_files: TlsFiles) -> Iterator[dict[str, Any]]:
+    """The @a2a-js/sdk peer over TLS (``https.createServer``, gRPC ``createSsl``), client
+    certificates of the test CA required."""
+    peer = start_js_peer(
+        "--tls-cert", tls_files.server_cert, "--tls-key", tls_files.server_key,
+        "--tls-client-ca", tls_files.ca,
+    )  # fmt: skip
     try:
         yield dict(peer.info)
     finally:

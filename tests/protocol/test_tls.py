@@ -91,11 +91,13 @@ BINDINGS = [Binding.JSONRPC, Binding.HTTP_JSON, Binding.GRPC]
 # --- successes ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("peer", ["tls_peer", "tls_js_peer"])
 @pytest.mark.parametrize("binding", BINDINGS)
 async def test_every_binding_succeeds_with_the_ca_and_a_client_certificate(
-    binding: Binding, tls_peer: dict[str, Any], tls_files: TlsFiles
+    binding: Binding, peer: str, tls_files: TlsFiles, request: pytest.FixtureRequest
 ) -> None:
-    events = await exchange(request_for(binding, endpoint(tls_peer, binding), mutual(tls_files)))
+    info = request.getfixturevalue(peer)
+    events = await exchange(request_for(binding, endpoint(info, binding), mutual(tls_files)))
     assert outcome(events) is Outcome.OK, events
     sent = next(e for e in events if isinstance(e, RequestSent))
     assert not sent.tls_unverified and not sent.proxy
@@ -120,8 +122,12 @@ async def test_grpc_https_target_and_streaming(
     assert any(isinstance(e, StreamItem) for e in events)
 
 
-async def test_card_fetch_over_mutual_tls(tls_peer: dict[str, Any], tls_files: TlsFiles) -> None:
-    result = await fetch_card(tls_peer["card_url"], network=NetworkOptions(mutual(tls_files)))
+@pytest.mark.parametrize("peer", ["tls_peer", "tls_js_peer"])
+async def test_card_fetch_over_mutual_tls(
+    peer: str, tls_files: TlsFiles, request: pytest.FixtureRequest
+) -> None:
+    info = request.getfixturevalue(peer)
+    result = await fetch_card(info["card_url"], network=NetworkOptions(mutual(tls_files)))
     assert result.error is None and result.status == 200
     assert isinstance(result.json, dict) and result.json["name"]
 
@@ -224,18 +230,22 @@ async def test_expired_certificate_gives_its_dates(
     assert "valid from 2019-12-02" in message
 
 
+@pytest.mark.parametrize("peer", ["tls_peer", "tls_js_peer"])
 @pytest.mark.parametrize("binding", BINDINGS)
 async def test_server_wants_a_client_certificate(
-    binding: Binding, tls_peer: dict[str, Any], tls_files: TlsFiles
+    binding: Binding, peer: str, tls_files: TlsFiles, request: pytest.FixtureRequest
 ) -> None:
+    info = request.getfixturevalue(peer)
     tls = TlsSettings(ca_cert=tls_files.ca)
-    message = error_of(await exchange(request_for(binding, endpoint(tls_peer, binding), tls)))
+    message = error_of(await exchange(request_for(binding, endpoint(info, binding), tls)))
     assert "requires a client certificate and none was sent" in message, message
 
 
+@pytest.mark.parametrize("peer", ["tls_peer", "tls_js_peer"])
 async def test_client_certificate_of_another_ca_is_refused(
-    tls_peer: dict[str, Any], tls_files: TlsFiles
+    peer: str, tls_files: TlsFiles, request: pytest.FixtureRequest
 ) -> None:
+    tls_peer = request.getfixturevalue(peer)
     tls = TlsSettings(
         ca_cert=tls_files.ca,
         client_cert=tls_files.rogue_client_cert,
