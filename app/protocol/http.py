@@ -115,7 +115,7 @@ async def describe_failure(
     tls, proxy = _NETWORK_OF.get(client, (TlsSettings(), ""))
     refused = isinstance(exc, httpx.ConnectError) and _caused_by(exc, ConnectionRefusedError)
     words = explain_proxy_failure(str(exc), proxy, refused=refused)
-    words = words or await explain_http_failure(exc, url, tls)
+    words = words or await explain_http_failure(exc, url, tls, probe=not proxy)
     return words or describe_transport_error(exc, url, timeout)
 
 

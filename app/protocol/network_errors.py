@@ -14,14 +14,18 @@ trust settings are re-checked with ``ssl`` (:func:`reverify`) to learn which che
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import ssl
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import urlsplit
 
+import httpx
 from cryptography import x509
 
 from app.protocol.network import TlsSettings
+from app.protocol.tls import ssl_context
 
 _PROBE_TIMEOUT_S = 3.0
 
@@ -111,8 +115,6 @@ def _converse(host: str, port: int, context: ssl.SSLContext, http2: bool) -> str
 async def after_handshake(host: str, port: int, tls: TlsSettings, *, http2: bool) -> str | None:
     """What the server does after a handshake offering ``tls``'s client certificate (its
     own certificate not verified): see :func:`_converse`; None when it cannot be reached."""
-    from app.protocol.tls import ssl_context
-
     try:
         identity = TlsSettings(
             client_cert=tls.client_cert,
@@ -178,8 +180,6 @@ async def peer_certificate(host: str, port: int) -> PeerFacts | None:
 
 async def reverify(host: str, port: int, tls: TlsSettings) -> ssl.SSLError | None:
     """The ``ssl`` error that ``tls``'s trust settings give for this server, if any."""
-    from app.protocol.tls import ssl_context
-
     try:
         context = ssl_context(TlsSettings(ca_cert=tls.ca_cert, ca_only=tls.ca_only))
         await asyncio.to_thread(_probe, host, port, tls.server_name, context)
@@ -250,23 +250,26 @@ def handshake_words(reason: str, sent_client_cert: bool) -> str | None:
 
 
 async def explain_ssl_error(
-    error: ssl.SSLError, host: str, port: int, tls: TlsSettings
+    error: ssl.SSLError, host: str, port: int, tls: TlsSettings, *, probe: bool = True
 ) -> str | None:
-    """``error`` in words, with the peer's certificate facts when they help; None when it
-    is not a TLS failure we can say more about."""
+    """``error`` in words, with the peer's certificate facts when they help (and ``probe``
+    allows reading them); None when it is not a TLS failure we can say more about."""
     if isinstance(error, ssl.SSLCertVerificationError):
         code = error.verify_code
-        peer = await peer_certificate(host, port)
+        peer = await peer_certificate(host, port) if probe else None
         return verification_words(code, error.verify_message, host, peer)
     return handshake_words(f"{error.reason or ''} {error}", bool(tls.client_cert))
 
 
-async def explain_http_failure(exc: BaseException, url: str, tls: TlsSettings) -> str | None:
-    """A TLS sentence for an httpx failure reaching ``url``, or None (not about TLS)."""
-    from urllib.parse import urlsplit
+async def explain_http_failure(
+    exc: BaseException, url: str, tls: TlsSettings, *, probe: bool = True
+) -> str | None:
+    """A TLS sentence for an httpx failure reaching ``url``, or None (not about TLS).
 
-    import httpx
-
+    ``probe``: a second connection may be opened to the server to learn more (its
+    certificate, what it does after the handshake). Callers behind a proxy pass False: the
+    probes connect directly, which the proxy setting says not to do.
+    """
     error = find_ssl_error(exc)
     parts = urlsplit(url)
     host = parts.hostname
@@ -276,10 +279,10 @@ async def explain_http_failure(exc: BaseException, url: str, tls: TlsSettings) -
     port = parts.port or (443 if secure else 80)
     dropped = isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError)
     if error is not None:
-        words = await explain_ssl_error(error, host, port, tls)
-    elif dropped and secure:
+        words = await explain_ssl_error(error, host, port, tls, probe=probe)
+    elif dropped and secure and probe:
         words = await explain_hang_up(host, port, tls, http2=False)
-    elif dropped and await speaks_tls(host, port):
+    elif dropped and probe and await speaks_tls(host, port):
         return f"The server at {host}:{port} hung up: {_TLS_PORT_WORDS}"
     else:
         return None
@@ -287,11 +290,21 @@ async def explain_http_failure(exc: BaseException, url: str, tls: TlsSettings) -
 
 
 async def explain_grpc_details(
-    details: str, host: str, port: int, tls: TlsSettings, *, secure: bool = True
+    details: str,
+    host: str,
+    port: int,
+    tls: TlsSettings,
+    *,
+    secure: bool = True,
+    probe: bool = True,
 ) -> str | None:
-    """A TLS sentence for a gRPC status ``details`` line, or None (not about TLS)."""
+    """A TLS sentence for a gRPC status ``details`` line, or None (not about TLS);
+    ``probe`` as for :func:`explain_http_failure`."""
     upper = details.upper()
     words: str | None = None
+    if not probe:  # what the details line says, nothing more
+        words = handshake_words(details, bool(tls.client_cert)) if secure else None
+        return f"TLS handshake failed: {words}" if words else None
     if not secure:
         if "SOCKET CLOSED" in upper and await speaks_tls(host, port):
             return f"the server at {host}:{port} hung up: {_TLS_PORT_WORDS}"
@@ -336,7 +349,5 @@ def explain_proxy_failure(text: str, proxy: str, *, refused: bool = False) -> st
 
 
 def _status_code(upper: str) -> str | None:
-    import re
-
     found = re.search(r"(?:RESPONSE CODE|PROXY[^0-9]*)\s(\d{3})\b", upper)
     return found.group(1) if found else None

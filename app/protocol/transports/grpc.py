@@ -364,7 +364,7 @@ async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequ
     details, tls = exc.details() or "", request.network.tls
     proxy = request.network.proxy.shown_for(target.origin) or ""
     return explain_proxy_failure(details, proxy) or await explain_grpc_details(
-        details, host, int(port), tls, secure=target.tls
+        details, host, int(port), tls, secure=target.tls, probe=not proxy
     )
 
 
