@@ -18,6 +18,7 @@ import httpx
 
 from app.protocol.clock import Clock
 from app.protocol.decoding import ACCEPT_ENCODING, decoded_chunks
+from app.protocol.errors import UsageError
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -92,11 +93,12 @@ def client_for(
     """
     network = network or NetworkOptions()
     context = verify if verify is not None and network.tls.is_default else None
-    client = new_client(
-        timeout,
-        context or ssl_context(network.tls),
-        proxy=network.proxy.proxy_for(url),
-    )
+    proxy = network.proxy.proxy_for(url)
+    try:
+        client = new_client(timeout, context or ssl_context(network.tls), proxy=proxy)
+    except (ValueError, httpx.InvalidURL) as exc:  # httpx refuses the proxy URL
+        shown = network.proxy.shown_for(url)
+        raise UsageError(f"The proxy {shown!r} is not usable: {exc}") from None
     _NETWORK_OF[client] = (network.tls, network.proxy.shown_for(url) or "")
     return client
 

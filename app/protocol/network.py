@@ -51,7 +51,10 @@ class ProxySettings:
             return None
         url = target if "://" in target else f"http://{target}"
         if self.mode is ProxyMode.CUSTOM:
-            return self._with_credentials(self.url.strip()) if self.url.strip() else None
+            custom = self.url.strip()
+            if custom and "://" not in custom:
+                custom = f"http://{custom}"
+            return self._with_credentials(custom) if custom else None
         parts = urlsplit(url)
         host = parts.hostname or ""
         if host and urllib.request.proxy_bypass(host):
@@ -68,7 +71,7 @@ class ProxySettings:
     def _with_credentials(self, url: str) -> str:
         if not self.username:
             return url
-        parts = urlsplit(url if "://" in url else f"http://{url}")
+        parts = urlsplit(url)
         user = quote(self.username, safe="")
         secret = f":{quote(self.password, safe='')}" if self.password else ""
         netloc = f"{user}{secret}@{parts.netloc.rpartition('@')[2]}"

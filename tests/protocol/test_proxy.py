@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from app.errors import UsageError
 from app.protocol.card.fetch import fetch_card
 from app.protocol.events import Outcome, RequestSent
+from app.protocol.http import client_for
 from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
@@ -117,3 +119,13 @@ def test_no_proxy_mode_ignores_the_environment(monkeypatch: pytest.MonkeyPatch) 
     assert ProxySettings(ProxyMode.NONE).proxy_for("https://example.test/") is None
     assert ProxySettings().proxy_for("https://example.test/") == "http://127.0.0.1:9"
     assert ProxySettings().proxy_for("example.test:50051") is None  # gRPC host:port is http
+
+
+def test_custom_proxy_urls() -> None:
+    assert ProxySettings(ProxyMode.CUSTOM, "proxy:3128", "a b", "p@ss").proxy_for("https://x/") == (
+        "http://a%20b:p%40ss@proxy:3128"
+    )
+    bad = NetworkOptions(proxy=ProxySettings(ProxyMode.CUSTOM, "socks9://h:1", "u", "pw-secret"))
+    with pytest.raises(UsageError, match="is not usable") as caught:
+        client_for("https://x/", bad)
+    assert "pw-secret" not in str(caught.value)
