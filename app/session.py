@@ -30,6 +30,7 @@ from app.errors import WorkbenchError
 from app.fileio import atomic_write, set_aside
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
+from app.spec.xa2a_network import network_from_x_a2a, network_to_x_a2a
 
 SCHEMA_VERSION = 1
 CLOSED_LIMIT = 20
@@ -184,6 +185,7 @@ def request_to_dict(saved: SavedRequest) -> dict[str, Any]:
         "auth": {"kind": saved.auth.kind, "params": [list(p) for p in saved.auth.params]},
         "extensions": list(saved.extensions),
         "timeout": saved.timeout,
+        **({"network": network} if (network := network_to_x_a2a(saved.network)) else {}),
     }
 
 
@@ -216,9 +218,14 @@ def request_from_dict(data: Any) -> SavedRequest:
             auth=SavedAuth(str(auth.get("kind") or "none"), _pairs(auth.get("params"))),
             extensions=tuple(str(e) for e in data.get("extensions") or ()),
             timeout=float(timeout) if isinstance(timeout, int | float) else None,
+            network=network_from_x_a2a(data.get("network") or {}, "network", _network_error),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SessionError(f"a tab cannot be read: {exc!r}") from exc
+
+
+def _network_error(path: str, message: str) -> SessionError:
+    return SessionError(f"a tab's {path} cannot be read: {message}")
 
 
 def _text(data: dict[str, Any], key: str) -> str:

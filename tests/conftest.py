@@ -19,8 +19,18 @@ from tests.helpers import leaks
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
+# Hermetic: the app's default proxy mode (system) and gRPC's core read these; a developer's
+# proxy must never carry the suite's loopback traffic. Tests that need them use monkeypatch.
+for _name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "grpc_proxy"):
+    os.environ.pop(_name, None)
+    os.environ.pop(_name.upper(), None)
 
-pytest_plugins = ["tests.gui_gc", "tests.peers.fixtures", "tests.peers.js_fixtures"]
+pytest_plugins = [
+    "tests.gui_gc",
+    "tests.peers.fixtures",
+    "tests.peers.js_fixtures",
+    "tests.peers.tls_fixtures",
+]
 
 
 LEAKS_ALLOWED = "leaks_allowed"

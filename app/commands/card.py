@@ -34,11 +34,13 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.network_args import add_network_options, network_from_args
 from app.commands.output import for_terminal
 from app.protocol.card.fetch import CardFetchResult, fetch_card
 from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.shape import CardProblem, CardShape, Severity
 from app.protocol.card.view import CardView, InterfaceView
+from app.protocol.network import NetworkOptions
 from app.protocol.secrets import mask_url_query
 
 EXIT_VALID, EXIT_PROBLEMS, EXIT_NO_CARD, EXIT_USAGE = 0, 1, 2, 3
@@ -61,14 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--timeout", type=float, default=10.0, help="fetch timeout, seconds")
     p.add_argument("--output", choices=["jsonl", "pretty"], default="jsonl")
+    add_network_options(p, grpc=False)
     return p
 
 
-async def fetch(source: str, a2a_version: str | None, timeout: float) -> CardFetchResult:
+async def fetch(
+    source: str, a2a_version: str | None, timeout: float, network: NetworkOptions | None = None
+) -> CardFetchResult:
     """The card fetch, with the legacy path tried only after a 404 on the well-known one."""
-    result = await fetch_card(source, a2a_version=a2a_version, timeout=timeout)
+    result = await fetch_card(source, a2a_version=a2a_version, timeout=timeout, network=network)
     if result.status == 404 and result.legacy_hint:
-        legacy = await fetch_card(result.legacy_hint, a2a_version=a2a_version, timeout=timeout)
+        legacy = await fetch_card(
+            result.legacy_hint, a2a_version=a2a_version, timeout=timeout, network=network
+        )
         if legacy.status is not None and legacy.status != 404:
             return legacy
     return result
@@ -227,7 +234,8 @@ def main(argv: list[str]) -> int:
     source: str = args.source
     if source.startswith(("http://", "https://")):
         version = None if args.a2a_version == "none" else args.a2a_version
-        reading = read_card(asyncio.run(fetch(source, version, args.timeout)))
+        network = network_from_args(args)
+        reading = read_card(asyncio.run(fetch(source, version, args.timeout, network)))
     else:
         reading = read_card(Path(source))
     # A typed URL may carry user info (refused by the fetch): never print its password.

@@ -142,6 +142,10 @@ class Printer:
                 }
                 if event.descriptors:  # gRPC only: HTTP records keep their keys
                     out["descriptors"] = event.descriptors
+                if event.tls_unverified:
+                    out["tls_verification"] = "off"
+                if event.proxy:
+                    out["proxy"] = event.proxy
                 return out
             case ResponseHead():
                 self._head = event
@@ -233,6 +237,10 @@ def pretty(record: dict[str, Any]) -> str:
         lines = [f"→ {record['method']} {record['url']}  ({record['rpc_method']})"]
         if "descriptors" in record:
             lines.append(f"  via {record['descriptors']}")
+        if record.get("tls_verification") == "off":
+            lines.append("  ! TLS verification OFF: the server's certificate was not checked")
+        if "proxy" in record:
+            lines.append(f"  via proxy {record['proxy']}")
         lines += [f"  {k}: {v}" for k, v in record["headers"].items()]
         lines.append(_indent(record["body"]))
         return "\n".join(lines)

@@ -23,16 +23,19 @@ import asyncio
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
+from app.commands.network_args import add_network_options, override
 from app.commands.output import EXIT_STATUS, Printer, for_terminal, pretty
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.network import NetworkOptions
 from app.spec.document import SavedOperation, SpecError, load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import Resolver, parse_var
@@ -60,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     add_exchange_options(p)
+    add_network_options(p)
     return p
 
 
@@ -99,11 +103,13 @@ async def run_operations(
     history: bool = True,
     deadline: float | None = None,
     findings: list[int] | None = None,
+    network: Callable[[NetworkOptions], NetworkOptions] | None = None,
 ) -> Outcome:
     """Send each operation and print its events; returns the most serious outcome.
 
     ``deadline`` bounds each exchange; the count of error findings printed is appended to
-    ``findings`` (one entry per operation sent) when given."""
+    ``findings`` (one entry per operation sent) when given. ``network`` adjusts each saved
+    request's TLS and proxy settings (the command line's options on top)."""
     worst = Outcome.OK
     for op in operations:
         op_id = op.request.operation_id
@@ -131,6 +137,8 @@ async def run_operations(
         request = sendable.request
         if deadline is not None:
             request = dataclasses.replace(request, deadline=deadline)
+        if network is not None:
+            request = dataclasses.replace(request, network=network(request.network))
         async for event in recorded(
             exchange.run(request),
             request,
@@ -179,6 +187,7 @@ def main(argv: list[str]) -> int:
                 history=not args.no_history,
                 deadline=args.deadline,
                 findings=findings,
+                network=lambda saved: override(saved, args),
             )
         )
     except KeyboardInterrupt:

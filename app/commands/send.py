@@ -26,6 +26,7 @@ import sys
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
+from app.commands.network_args import add_network_options, network_from_args
 from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="send a body even if its shape does not fit"
     )
     p.add_argument("--no-history", action="store_true", help="do not record this exchange")
+    add_network_options(p)
     return p
 
 
@@ -198,6 +200,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         headers=tuple(parse_header(h) for h in args.header),
         timeout=args.timeout,
         deadline=args.deadline,
+        network=network_from_args(args),
     )
     return apply_auth(request, parse_auth(args), args.extension)
 

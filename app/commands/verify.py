@@ -34,6 +34,7 @@ from typing import Any, TextIO
 
 from app.commands import cli
 from app.commands.cli import EXIT_USAGE, CliUsageError
+from app.commands.network_args import add_network_options, network_from_args
 from app.commands.output import for_terminal
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--show-payloads", action="store_true", help="also print each profile's payload"
     )
+    add_network_options(parser, grpc=False)
     return parser
 
 
@@ -89,7 +91,10 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[str, ...]]:
             )
         return reading.card, source, reading.duplicate_keys
     version = None if args.a2a_version.lower() == "none" else args.a2a_version
-    result = asyncio.run(fetch_card(source, a2a_version=version, timeout=args.timeout))
+    network = network_from_args(args)
+    result = asyncio.run(
+        fetch_card(source, a2a_version=version, timeout=args.timeout, network=network)
+    )
     reading = read_card(result)
     if reading.outcome is ReadOutcome.FAILED:
         raise CliUsageError(f"card not fetched from {result.card_url}: {reading.error}")

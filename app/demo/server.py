@@ -25,6 +25,7 @@ import os
 import secrets
 import signal
 import socket
+import ssl
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -97,10 +98,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--grpc-port", type=int, default=0, help="gRPC port; 0 picks a free one")
     parser.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on A2A endpoints")
     parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
+    parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS and gRPC over TLS")
+    parser.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
+    parser.add_argument(
+        "--tls-client-ca", metavar="PEM", help="require client certificates issued by this CA"
+    )
     parser.add_argument(
         "--log-level", default="warning", help="stderr log level (default %(default)s)"
     )
     return parser
+
+
+def _grpc_server_credentials(args: argparse.Namespace) -> grpc.ServerCredentials | None:
+    if not args.tls_cert:
+        return None
+    pair = (Path(args.tls_key or args.tls_cert).read_bytes(), Path(args.tls_cert).read_bytes())
+    roots = Path(args.tls_client_ca).read_bytes() if args.tls_client_ca else None
+    return grpc.ssl_server_credentials(
+        [pair], root_certificates=roots, require_client_auth=roots is not None
+    )
+
+
+def _uvicorn_tls(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.tls_cert:
+        return {}
+    options: dict[str, Any] = {"ssl_certfile": args.tls_cert, "ssl_keyfile": args.tls_key}
+    if args.tls_client_ca:
+        options |= {"ssl_ca_certs": args.tls_client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
+    return options
 
 
 def main(argv: list[str]) -> int:
@@ -372,7 +397,11 @@ def _url_host(host: str) -> str:
 
 
 def bind_ports(
-    host: str, port: int, grpc_port: int, token: str | None
+    host: str,
+    port: int,
+    grpc_port: int,
+    token: str | None,
+    credentials: grpc.ServerCredentials | None = None,
 ) -> tuple[socket.socket, grpc.aio.Server, int]:
     """Binds the HTTP socket and the gRPC server (not yet started).
 
@@ -381,6 +410,7 @@ def bind_ports(
         port: HTTP port, 0 for any free one.
         grpc_port: gRPC port, 0 for any free one.
         token: bearer token the gRPC interceptor demands, or None for no auth.
+        credentials: TLS credentials for the gRPC port, or None for plaintext.
 
     Returns:
         ``(http_socket, grpc_server, bound_grpc_port)``.
@@ -399,7 +429,11 @@ def bind_ports(
         interceptors = [BearerAuthInterceptor(token)] if token else []
         # SO_REUSEPORT (gRPC's default) would let a second server share a busy port silently.
         server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0)])
-        bound = server.add_insecure_port(f"{_url_host(host)}:{grpc_port}")
+        address = f"{_url_host(host)}:{grpc_port}"
+        if credentials is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, credentials)
     except (OSError, RuntimeError) as exc:
         http_sock.close()
         raise PortInUseError(f"cannot listen on gRPC {host}:{grpc_port}: {exc}") from exc
@@ -454,13 +488,14 @@ def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) 
 async def _serve(args: argparse.Namespace) -> int:
     try:
         http_sock, grpc_server, grpc_port = bind_ports(
-            args.host, args.port, args.grpc_port, args.token
+            args.host, args.port, args.grpc_port, args.token, _grpc_server_credentials(args)
         )
     except PortInUseError as exc:
         print(f"demo-agent: {exc}", file=sys.stderr)
         return 1
 
-    base_url = f"http://{_url_host(args.host)}:{http_sock.getsockname()[1]}"
+    scheme = "https" if args.tls_cert else "http"
+    base_url = f"{scheme}://{_url_host(args.host)}:{http_sock.getsockname()[1]}"
     urls = {
         "base_url": base_url,
         "card_url": base_url + CARD_PATH,
@@ -491,6 +526,7 @@ async def _serve(args: argparse.Namespace) -> int:
         lifespan="off",
         # Bounds the wait for connections that outlive the SSE shutdown signal.
         timeout_graceful_shutdown=1,
+        **_uvicorn_tls(args),
     )
     server = _Server(config)
 

@@ -158,6 +158,10 @@ def encode(event: ExchangeEvent, mask: Masker) -> Row:
                     "version": event.version.value}  # fmt: skip
             if event.descriptors:  # gRPC only: HTTP rows keep their keys
                 meta["descriptors"] = event.descriptors
+            if event.tls_unverified:  # only when set: other rows keep their keys
+                meta["tls_unverified"] = True
+            if event.proxy:
+                meta["proxy"] = event.proxy  # already masked
             return "request", event.t, _dumps(meta), mask.data(event.body)
         case ResponseHead():
             meta = {"status": event.status, "reason": event.reason,
@@ -216,7 +220,9 @@ def _decode_one(kind: str, t: float, meta: dict[str, Any], payload: bytes) -> Ex
         return RequestSent(t, meta["method"], meta["url"], _headers(meta["headers"]), payload,
                            meta["rpc_method"], meta.get("streaming", False),
                            ProtocolVersion(meta.get("version", "1.0")),
-                           descriptors=meta.get("descriptors", ""))  # fmt: skip
+                           descriptors=meta.get("descriptors", ""),
+                           tls_unverified=bool(meta.get("tls_unverified", False)),
+                           proxy=str(meta.get("proxy", "")))  # fmt: skip
     if kind == "head":
         return ResponseHead(t, meta["status"], meta["reason"], meta["http_version"],
                             _headers(meta["headers"]), meta.get("event_stream", False))  # fmt: skip

@@ -116,6 +116,10 @@ class RequestSent:
     descriptors: str = ""
     """gRPC only: which protobuf descriptors encoded the call
     (:func:`app.protocol.catalog.grpc_descriptors`); empty for HTTP."""
+    tls_unverified: bool = False
+    """TLS certificate verification was switched off for this request (``--insecure``)."""
+    proxy: str = ""
+    """The proxy the request went through (password masked), empty when direct."""
 
     def masked(
         self, header_names: Iterable[str] = (), query_names: Iterable[str] = ()

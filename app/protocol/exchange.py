@@ -43,7 +43,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding
-from app.protocol.http import new_client
+from app.protocol.http import client_for
 from app.protocol.masking import mask_error, mask_event
 from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, request_secrets
@@ -89,8 +89,9 @@ async def run(
 
     Args:
         request: what to send.
-        http: an AsyncClient to reuse (its pool, its limits); a private one is made and
-            closed when None.
+        http: an AsyncClient to reuse (its pool, its limits) for requests with the default
+            TLS settings and no proxy; otherwise a private one is made (from
+            ``request.network``) and closed.
 
     Yields:
         ``RequestSent``, ``ResponseHead``, ``ResponseBody`` or ``StreamItem`` s,
@@ -122,7 +123,8 @@ async def run(
             client = (
                 http
                 if http is not None
-                else await stack.enter_async_context(new_client(request.timeout))
+                and (prepared.binding is Binding.GRPC or request.network.is_plain(request.endpoint))
+                else await stack.enter_async_context(await _private_client(request))
             )
             async with aclosing(_dispatch(prepared, client, clock)) as events:
                 budget: float | None = request.timeout  # waiting left before the answer
@@ -168,6 +170,8 @@ async def run(
                             version=request.version,
                             secret_headers=request.secret_headers,
                             secret_query=request.secret_query,
+                            tls_unverified=request.network.tls.insecure and _is_tls(event.url),
+                            proxy=request.network.proxy.shown_for(request.endpoint) or "",
                         )
                     # Every credential value, wherever it turns up (a server echo too).
                     event = mask_event(event, secrets)
@@ -306,6 +310,17 @@ class _StreamJudge:
                 return [f"The server closed the stream while the task was still {info.state.value}"]
             return []
         return []
+
+
+def _is_tls(url: str) -> bool:
+    return url.lower().startswith("https://")
+
+
+async def _private_client(request: A2ARequest) -> httpx.AsyncClient:
+    # Reading certificate files and the CA bundle takes ~0.1-0.3 s: off the event loop.
+    return await asyncio.to_thread(
+        client_for, request.endpoint, request.network, timeout=request.timeout
+    )
 
 
 def _dispatch(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import weakref
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ import httpx
 
 from app.protocol.clock import Clock
 from app.protocol.decoding import ACCEPT_ENCODING, decoded_chunks
+from app.protocol.errors import UsageError
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -28,6 +30,9 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.protocol.jsonparse import parse_json
+from app.protocol.network import NetworkOptions, TlsSettings
+from app.protocol.network_errors import explain_http_failure, explain_proxy_failure
+from app.protocol.tls import ssl_context
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -45,7 +50,9 @@ class HttpCall:
     query: Headers = ()
 
 
-def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.AsyncClient:
+def new_client(
+    timeout: float, verify: ssl.SSLContext | bool = True, *, proxy: str | None = None
+) -> httpx.AsyncClient:
     """An AsyncClient with explicit limits and timeouts (docs/ARCHITECTURE.md §7.3).
 
     Redirects are not followed: a debugger shows a 3xx for what it is. Building the default
@@ -56,11 +63,62 @@ def new_client(timeout: float, verify: ssl.SSLContext | bool = True) -> httpx.As
         timeout=httpx.Timeout(timeout),
         limits=httpx.Limits(max_connections=20, max_keepalive_connections=10),
         follow_redirects=False,
+        # Proxies come from ProxySettings (the environment read there); trust_env would
+        # also add .netrc credentials.
         trust_env=False,
+        proxy=proxy,
     )
     # Only the codings decoded in bounded steps (replaced in place: header order unchanged).
     client.headers["Accept-Encoding"] = ACCEPT_ENCODING
     return client
+
+
+def client_for(
+    url: str,
+    network: NetworkOptions | None = None,
+    *,
+    timeout: float = 30.0,
+    verify: ssl.SSLContext | None = None,
+) -> httpx.AsyncClient:
+    """An AsyncClient (:func:`new_client`) that reaches ``url`` as ``network`` says: its TLS
+    context (CA bundle, client certificate, verification off) and its proxy (none, the
+    environment's for this URL, or a custom one). The caller closes it.
+
+    ``verify`` is a ready context to use when ``network.tls`` is the default (a GUI builds
+    that one off its thread). Reads certificate files: run it off the event loop when that
+    matters.
+
+    Raises:
+        UsageError: a certificate file is missing or unusable.
+    """
+    network = network or NetworkOptions()
+    context = verify if verify is not None and network.tls.is_default else None
+    proxy = network.proxy.proxy_for(url)
+    try:
+        client = new_client(timeout, context or ssl_context(network.tls), proxy=proxy)
+    except (ValueError, httpx.InvalidURL) as exc:  # httpx refuses the proxy URL
+        shown = network.proxy.shown_for(url)
+        raise UsageError(f"The proxy {shown!r} is not usable: {exc}") from None
+    _NETWORK_OF[client] = (network.tls, network.proxy.shown_for(url) or "")
+    return client
+
+
+# What a client was built with: a failure is explained knowing whether a client certificate
+# was offered and which proxy was in the way (clients from new_client have neither).
+_NETWORK_OF: weakref.WeakKeyDictionary[httpx.AsyncClient, tuple[TlsSettings, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def describe_failure(
+    client: httpx.AsyncClient, exc: Exception, url: str, timeout: float
+) -> str:
+    """:func:`describe_transport_error`, or what failed at the proxy or in a TLS handshake."""
+    tls, proxy = _NETWORK_OF.get(client, (TlsSettings(), ""))
+    refused = isinstance(exc, httpx.ConnectError) and _caused_by(exc, ConnectionRefusedError)
+    words = explain_proxy_failure(str(exc), proxy, refused=refused)
+    words = words or await explain_http_failure(exc, url, tls, probe=not proxy)
+    return words or describe_transport_error(exc, url, timeout)
 
 
 def describe_transport_error(exc: Exception, url: str, timeout: float) -> str:
@@ -149,8 +207,10 @@ async def open_response(
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         yield ExchangeError(clock.now(), ErrorKind.USAGE, f"Invalid URL {call.url!r}: {exc}")
         return
-    except httpx.HTTPError as exc:
-        message = describe_transport_error(exc, call.url, timeout)
+    except (httpx.HTTPError, ssl.SSLError) as exc:
+        # A TLS alert read with the response (a refused client certificate) reaches here
+        # as the ssl error itself, not wrapped by httpx.
+        message = await describe_failure(client, exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, message)
         return
     yield response

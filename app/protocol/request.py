@@ -16,6 +16,7 @@ from app.protocol.catalog import MethodSpec, TemplateContext, find_method
 from app.protocol.errors import UsageError
 from app.protocol.events import Headers
 from app.protocol.jsonrpc import envelope
+from app.protocol.network import NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 
 DEFAULT_TIMEOUT_S = 30.0
@@ -49,6 +50,7 @@ class A2ARequest:
         secret_values: credential values registered for redaction by value
             (:func:`app.protocol.secrets.with_secrets`): every text the exchange emits
             has them masked.
+        network: TLS (CA bundle, client certificate, verification off) and proxy settings.
     """
 
     endpoint: str
@@ -66,6 +68,7 @@ class A2ARequest:
     secret_headers: tuple[str, ...] = ()
     secret_query: tuple[str, ...] = ()
     secret_values: tuple[str, ...] = field(default=(), repr=False)
+    network: NetworkOptions = field(default_factory=NetworkOptions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.protocol.auth import AuthConfig, apply_auth
+from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.labels import follow
@@ -21,6 +22,7 @@ from app.spec.requests import auth_to_saved, to_a2a_request
 from app.spec.save import same_file
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
+from app.spec.xa2a_network import SavedNetwork
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,7 @@ class Form:
     headers: tuple[tuple[str, str], ...] = ()
     extensions: tuple[str, ...] = ()
     auth: AuthConfig = field(default_factory=AuthConfig)
+    tls: TlsSettings = field(default_factory=TlsSettings)
 
     def key(self) -> tuple[object, ...]:
         """Everything the user can change, for comparing with the clean state."""
@@ -43,7 +46,7 @@ class Form:
         return (
             self.version, self.binding, self.method, self.endpoint, self.tenant, self.body,
             self.headers, self.extensions, auth.kind, auth.token, auth.username,
-            auth.password, auth.key_name, auth.key_value, auth.key_location,
+            auth.password, auth.key_name, auth.key_value, auth.key_location, self.tls,
         )  # fmt: skip
 
 
@@ -162,6 +165,10 @@ class RequestDraft:
             auth=auth_to_saved(form.auth),
             extensions=form.extensions,
             timeout=base.timeout if base is not None else None,
+            # The key password is sent, never saved; a saved proxy stays as it was.
+            network=SavedNetwork(
+                replace(form.tls, key_password=""), base.network.proxy if base else None
+            ),
         )
 
     def build_request(self, form: Form) -> A2ARequest:
@@ -174,7 +181,9 @@ class RequestDraft:
         if self.variables is not None:
             saved = self.to_saved(form)
             if uses_variables(saved):
-                return to_a2a_request(saved, self.variables).request
+                request = to_a2a_request(saved, self.variables).request
+                tls = replace(request.network.tls, key_password=form.tls.key_password)
+                return replace(request, network=replace(request.network, tls=tls))
         request = A2ARequest(
             endpoint=form.endpoint.strip(),
             method=form.method,
@@ -183,6 +192,7 @@ class RequestDraft:
             binding=form.binding,
             headers=form.headers,
             tenant=form.tenant.strip(),
+            network=NetworkOptions(form.tls),
         )
         return apply_auth(request, form.auth, form.extensions)
 
@@ -191,6 +201,11 @@ def uses_variables(saved: SavedRequest) -> bool:
     """Whether any field that is sent holds a ``{{variable}}``."""
     texts = [saved.endpoint, saved.body, saved.tenant, *(v for _, v in saved.headers)]
     texts += [v for _, v in saved.auth.params]
+    texts += [
+        saved.network.tls.ca_cert,
+        saved.network.tls.client_cert,
+        saved.network.tls.client_key,
+    ]
     return any("{{" in t for t in texts)
 
 

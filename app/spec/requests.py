@@ -29,6 +29,7 @@ from app.spec.xa2a import (
     secret_scope,
     split_endpoint,
 )
+from app.spec.xa2a_network import resolve_network
 
 
 def auth_to_saved(auth: AuthConfig) -> SavedAuth:
@@ -129,6 +130,7 @@ def to_a2a_request(
         query=tuple((n, sub(v, f"{op}: x-a2a.query.{n}")) for n, v in saved.query),
         tenant=sub(saved.tenant, f"{op}: x-a2a.tenant"),
         timeout=saved.timeout or DEFAULT_TIMEOUT_S,
+        network=resolve_network(saved.network, sub, op),
     )
     auth = saved_to_auth(saved.auth, resolver)
     sendable = apply_auth(request, auth, saved.extensions)

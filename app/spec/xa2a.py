@@ -12,6 +12,7 @@ An A2A operation in an OpenAPI 3.2 document is marked ``x-protocol: a2a`` and ca
       headers: {X-Trace: on}         # optional, non-secret; a list value repeats a header
       query: {}                      # optional extra query parameters
       auth: {type: bearer, token: '{{token}}'}   # type + variable references, never values
+      tls: {caCert: ca.pem}          # optional; proxy: {url: ...} (app/spec/xa2a_network.py)
       extensions: [https://example.com/ext/v1]   # optional A2A-Extensions
       timeout: 30                    # optional, seconds
       requestSchema: {...}           # JSON Schema of `example` (generated)
@@ -35,6 +36,7 @@ from urllib.parse import unquote_plus, urlsplit
 from app.errors import WorkbenchError
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.xa2a_network import SavedNetwork, network_from_x_a2a, network_to_x_a2a
 
 X_A2A = "x-a2a"
 X_PROTOCOL = "x-protocol"
@@ -106,6 +108,7 @@ class SavedRequest:
     auth: SavedAuth = field(default_factory=SavedAuth)
     extensions: tuple[str, ...] = ()
     timeout: float | None = None
+    network: SavedNetwork = field(default_factory=SavedNetwork)  # x-a2a tls, proxy
 
     @property
     def streaming(self) -> bool:
@@ -363,6 +366,7 @@ def to_x_a2a(
         out["query"] = _pairs_to_mapping(saved.query)
     if saved.auth.kind != "none":
         out["auth"] = {"type": saved.auth.kind, **dict(saved.auth.params)}
+    out |= network_to_x_a2a(saved.network)
     if saved.extensions:
         out["extensions"] = list(saved.extensions)
     if saved.timeout is not None:
@@ -381,7 +385,7 @@ def to_x_a2a(
 OWNED_KEYS = frozenset(
     {
         "version", "binding", "endpoint", "agentCardUrl", "method", "tenant", "headers",
-        "query", "auth", "extensions", "timeout", "requestSchema", "responseSchema",
+        "query", "auth", "tls", "proxy", "extensions", "timeout", "requestSchema", "responseSchema",
         "example", "exampleText", "agentCard",
     }
 )  # fmt: skip
@@ -575,6 +579,7 @@ def from_x_a2a(
         auth=auth,
         extensions=tuple(extensions_raw),
         timeout=float(timeout) if timeout is not None else None,
+        network=network_from_x_a2a(x, path, XA2AError),
     )
 
 

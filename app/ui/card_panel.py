@@ -47,6 +47,7 @@ from app.protocol.card.read import CardRead, ReadOutcome, examine, read_bytes, r
 from app.protocol.card.shape import CardProblem
 from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
+from app.protocol.network import NetworkOptions
 from app.protocol.request import A2ARequest
 from app.spec.xa2a import strip_private_metadata
 from app.ui import theme
@@ -110,6 +111,7 @@ class CardPanel(QWidget):
         self._request_provider = request_provider
         self._http_client = http_client
         self.demo_info_provider: Callable[[], Mapping[str, Any] | None] | None = None
+        self.network_provider: Callable[[], NetworkOptions] | None = None  # TLS, proxy
         self.cache = CardCache()
         self.timeout = FETCH_TIMEOUT_S
         self.max_bytes = DEFAULT_MAX_BYTES
@@ -328,6 +330,7 @@ class CardPanel(QWidget):
                 max_bytes=self.max_bytes,
                 if_none_match=validators.get("if_none_match"),
                 if_modified_since=validators.get("if_modified_since"),
+                network=self.network_provider() if self.network_provider else None,
             )
         except asyncio.CancelledError:
             self._set_status("Cancelled", "The card fetch was cancelled.", _IDLE)

@@ -64,7 +64,12 @@ def request_text(event: RequestSent, headers: Headers) -> str:
         body = pretty_json(json.loads(event.body)) if event.body else ""
     except (ValueError, RecursionError):
         body = event.body.decode("utf-8", "replace")
-    return f"{event.method} {event.url}\n{headers_text(headers)}\n\n{body}"
+    notes = ""
+    if event.tls_unverified:
+        notes += "# TLS verification OFF: the server's certificate was not checked\n"
+    if event.proxy:
+        notes += f"# via proxy {event.proxy}\n"
+    return f"{notes}{event.method} {event.url}\n{headers_text(headers)}\n\n{body}"
 
 
 def error_text(error: ExchangeError) -> str:

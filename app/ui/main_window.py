@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QTabWidget, QWidget
 
 from app.ui.messages import MessageBridge
 
@@ -124,6 +124,23 @@ class MainWindow(QMainWindow):
         self._quit_action = self.menus.quit
         # (action, keys) pairs appended here before complete_setup() get their shortcut then.
         self._shortcuts = self.menus.pending_shortcuts
+        # The proxy: a page of Settings, and its own dialog under View.
+        self.network_settings_action = self.menus.action(
+            self.menus.view,
+            "&Network settings…",
+            self.open_network_settings,
+            name="networkSettingsAction",
+        )
+        self.desktop.add_settings_page("Proxy", _proxy_page)
+
+    def open_network_settings(self) -> QDialog:
+        """Show the proxy settings (non-modal; OK saves them)."""
+        from app.ui.proxy_settings import NetworkSettingsDialog
+
+        dialog = NetworkSettingsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # --- tabs ----------------------------------------------------------------------
 
@@ -276,3 +293,9 @@ class MainWindow(QMainWindow):
 class _Defaulting(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"
+
+
+def _proxy_page() -> QWidget:
+    from app.ui.proxy_settings import ProxySettingsPage
+
+    return ProxySettingsPage()

@@ -30,6 +30,7 @@ from app.ui.headers_panel import HeadersPanel
 from app.ui.response_view import ResponseView
 from app.ui.shape_banner import ShapeBanner
 from app.ui.timeline_panel import TimelinePanel
+from app.ui.tls_panel import TlsPanel
 from app.ui.widgets import CodeView, titled
 
 
@@ -133,6 +134,9 @@ class RequestForm(QWidget):
         self.editor_tabs.addTab(body_page, "Body")
         self.editor_tabs.addTab(self.headers_panel, "Headers")
         self.editor_tabs.addTab(self.auth_panel, "Auth")
+        self.tls_panel = TlsPanel()
+        self.editor_tabs.addTab(self.tls_panel, "TLS")
+        self.tls_panel.mark_tab(self.editor_tabs)
         self.editor_tabs.addTab(self.extensions_panel, "Extensions")
         self.result_tabs = QTabWidget()
         self.result_tabs.setObjectName("resultTabs")
@@ -178,6 +182,7 @@ class RequestForm(QWidget):
             headers=tuple(self.headers_panel.headers()),
             extensions=tuple(self.extensions_panel.selected()),
             auth=self.auth_panel.config(),
+            tls=self.tls_panel.settings(),
         )
 
     def show_saved(self, saved: SavedRequest) -> None:
@@ -197,4 +202,5 @@ class RequestForm(QWidget):
             self.message_text_edit.setText(text)
         self.headers_panel.set_headers(saved.headers)
         self.auth_panel.show_saved(saved.auth)
+        self.tls_panel.show_settings(saved.network.tls)
         self.extensions_panel.set_ticked(saved.extensions)

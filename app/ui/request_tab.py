@@ -24,6 +24,7 @@ from app.protocol.events import (
     Outcome,
 )
 from app.protocol.followups import follow_up_method, is_streaming, task_request, template_context
+from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.shape import ShapeIssue, expected_shape
 from app.protocol.types import ProtocolVersion
@@ -34,6 +35,7 @@ from app.spec.xa2a import SavedRequest
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
 from app.ui.method_marks import mark_methods
+from app.ui.proxy_settings import current_proxy
 from app.ui.request_controller import RequestController
 from app.ui.request_form import RequestForm
 from app.ui.tasks import OwnedTask
@@ -74,6 +76,7 @@ class RequestTab(RequestForm):
 
         # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
+        self.card_panel.network_provider = self.network
         self.result_tabs.addTab(self.card_panel, "Agent Card")
         self.card_panel.interface_chosen.connect(self.use_interface)
         self.card_panel.extension_toggled.connect(self._on_card_extension_toggled)
@@ -114,6 +117,7 @@ class RequestTab(RequestForm):
             self.binding_combo.currentIndexChanged,
             self.version_combo.currentIndexChanged,
             self.auth_panel.changed,
+            self.tls_panel.changed,
             self.headers_panel.model.dataChanged,
             self.headers_panel.model.rowsInserted,
             self.headers_panel.model.rowsRemoved,
@@ -160,8 +164,17 @@ class RequestTab(RequestForm):
             UsageError: the credential cannot be encoded (API key without a name, …).
         """
         request = self.draft.build_request(self.form())
+        request = dataclasses.replace(request, network=self.network(request.network.tls))
         deadline = self.deadline_spin.value()
         return dataclasses.replace(request, deadline=deadline) if deadline > 0 else request
+
+    def network(self, tls: TlsSettings | None = None) -> NetworkOptions:
+        """The TLS page's settings (or ``tls``) and the proxy: the saved request's when it
+        names one, else the app's setting (:func:`app.ui.proxy_settings.current_proxy`)."""
+        base = self.draft.saved_base
+        proxy = base.network.proxy if base is not None else None
+        tls = tls if tls is not None else self.tls_panel.settings()
+        return NetworkOptions(tls, proxy or current_proxy())
 
     # --- saving to and opening from a spec ----------------------------------------------
 

@@ -36,15 +36,17 @@ import httpx
 from app.protocol.card.parse import ParseFailure, parse_card_json
 from app.protocol.clock import Clock
 from app.protocol.decoding import decoded_chunks
+from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeError, Headers, RequestSent
 from app.protocol.http import (
     HttpCall,
+    client_for,
     content_type,
     describe_transport_error,
     head_of,
-    new_client,
     open_response,
 )
+from app.protocol.network import NetworkOptions
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -290,6 +292,7 @@ async def fetch_card(
     timeout: float = 10.0,
     max_bytes: int = DEFAULT_MAX_BYTES,
     client: httpx.AsyncClient | None = None,
+    network: NetworkOptions | None = None,
 ) -> CardFetchResult:
     """GET a public Agent Card without credentials, redirects or unbounded reads.
 
@@ -302,6 +305,8 @@ async def fetch_card(
         max_bytes: most body bytes to read (after content decoding); more is an error.
         client: client to use instead of a fresh one (tests: ``httpx.MockTransport``). It must
             carry no auth, credential headers or cookies and must not follow redirects.
+        network: TLS (CA bundle, client certificate) and proxy settings for a fresh client;
+            None: the default trust store and the system proxy.
 
     Returns:
         A ``CardFetchResult``; network and HTTP problems are reported in it, not raised.
@@ -323,7 +328,15 @@ async def fetch_card(
     headers = _request_headers(a2a_version, if_none_match, if_modified_since)
     call = HttpCall("GET", card_url, headers, b"", rpc_method="")
     base = CardFetchResult(url=url, card_url=card_url, request_headers=headers)
-    http = client if client is not None else new_client(timeout + _PHASE_GRACE_S)
+    if client is not None:
+        http = client
+    else:
+        try:
+            http = await asyncio.to_thread(
+                client_for, card_url, network, timeout=timeout + _PHASE_GRACE_S
+            )
+        except UsageError as exc:
+            return replace(base, error=str(exc))
     try:
         async with asyncio.timeout(timeout):
             result = await _exchange(http, call, base, max_bytes, clock, timeout)

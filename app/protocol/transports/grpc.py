@@ -48,9 +48,11 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.grpc_status import decode_status, metadata_pairs, status_details_bytes
+from app.protocol.network_errors import explain_grpc_details, explain_proxy_failure
 from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.results import check_result
 from app.protocol.stream_items import classify_frame
+from app.protocol.tls import grpc_credentials
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding, ProtocolVersion
@@ -103,8 +105,11 @@ class Target:
         return f"{'https' if self.tls else 'http'}://{self.address}"
 
 
-def parse_target(endpoint: str) -> Target:
+def parse_target(endpoint: str, *, tls_default: bool = False) -> Target:
     """``host:port`` / ``http://host:port`` → plaintext, ``https://host[:port]`` → TLS.
+
+    With ``tls_default`` (the request has TLS settings: a CA, a client certificate) a bare
+    ``host:port`` is TLS too: Agent Cards name gRPC targets without a scheme.
 
     Raises:
         UsageError: an empty target, another scheme, or a path after ``host:port``.
@@ -114,7 +119,7 @@ def parse_target(endpoint: str) -> Target:
         raise UsageError("The gRPC target is empty; expected host:port")
     scheme, sep, rest = text.partition("://")
     if not sep:
-        return Target(text, tls=False)
+        return Target(text, tls=tls_default)
     scheme = scheme.lower()
     if scheme not in ("http", "https"):
         raise UsageError(
@@ -128,6 +133,29 @@ def parse_target(endpoint: str) -> Target:
     if ":" not in address.rsplit("]", 1)[-1]:
         address += ":443" if scheme == "https" else ":80"
     return Target(address, tls=scheme == "https")
+
+
+def open_channel(target: Target, request: A2ARequest) -> grpc.aio.Channel:
+    """A channel to ``target`` with the request's TLS credentials and proxy.
+
+    The proxy is always set explicitly (``grpc.http_proxy``, or ``grpc.enable_http_proxy``
+    0 for none): gRPC's core would otherwise read ``grpc_proxy`` / ``https_proxy`` itself.
+
+    Raises:
+        UsageError: unusable certificate files, or verification off (gRPC cannot skip it).
+    """
+    options: list[tuple[str, Any]] = [
+        ("grpc.max_receive_message_length", request.max_response_bytes),
+        ("grpc.enable_retries", 0),  # a debugger shows each attempt, it does not retry
+    ]
+    proxy = request.network.proxy.proxy_for(target.origin)
+    options.append(("grpc.http_proxy", proxy) if proxy else ("grpc.enable_http_proxy", 0))
+    tls = request.network.tls
+    if not target.tls:
+        return grpc.aio.insecure_channel(target.address, options)
+    if tls.server_name:
+        options.append(("grpc.ssl_target_name_override", tls.server_name))
+    return grpc.aio.secure_channel(target.address, grpc_credentials(tls), options)
 
 
 def build_message(spec: MethodSpec, body: str, tenant: str = "") -> Message:
@@ -227,20 +255,13 @@ async def exchange(
     method = grpc_method(spec)
     assert method is not None  # method_spec refused JSON-RPC-only names
     message = build_message(spec, request.body, request.tenant)
-    target = parse_target(request.endpoint)
+    target = parse_target(request.endpoint, tls_default=not request.network.tls.is_default)
     metadata = metadata_for(request)
     check_sendable(metadata)
     path = f"/{grpc_service(spec.version).full_name}/{method.name}"
     response_class = message_factory.GetMessageClass(method.output_type)
     sent_bytes, _ = to_json(message)
-    options = [
-        ("grpc.max_receive_message_length", request.max_response_bytes),
-        ("grpc.enable_retries", 0),  # a debugger shows each attempt, it does not retry
-    ]
-    if target.tls:
-        channel = grpc.aio.secure_channel(target.address, grpc.ssl_channel_credentials(), options)
-    else:
-        channel = grpc.aio.insecure_channel(target.address, options)
+    channel = open_channel(target, request)
     async with channel:
         kwargs: dict[str, Any] = {
             "request_serializer": type(message).SerializeToString,
@@ -282,6 +303,7 @@ async def exchange(
                 request.timeout,
                 head_sent=head_sent,
                 streaming=method.server_streaming,
+                tls_words=await _tls_words(exc, target, request),
             ):
                 yield event
         finally:
@@ -331,6 +353,21 @@ def _undecodable(reply: _Undecodable, clock: Clock, trailers: Headers) -> Exchan
     )
 
 
+async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequest) -> str | None:
+    """A failed TLS handshake or proxy in words (the details are gRPC core's terse line)."""
+    if exc.code() is not grpc.StatusCode.UNAVAILABLE:
+        return None
+    host, _, port = target.address.rpartition(":")
+    if not port.isdigit():
+        return None
+    host = host.strip("[]")
+    details, tls = exc.details() or "", request.network.tls
+    proxy = request.network.proxy.shown_for(target.origin) or ""
+    return explain_proxy_failure(details, proxy) or await explain_grpc_details(
+        details, host, int(port), tls, secure=target.tls, probe=not proxy
+    )
+
+
 def _failure(
     exc: grpc.aio.AioRpcError,
     clock: Clock,
@@ -339,6 +376,7 @@ def _failure(
     *,
     head_sent: bool,
     streaming: bool,
+    tls_words: str | None = None,
 ) -> list[ExchangeEvent]:
     """Events for a failed call: a ResponseHead with the status (unless a stream already
     had one; a streaming call's head says so: no body follows) and an ExchangeError;
@@ -350,6 +388,8 @@ def _failure(
     if code in _LOCAL_STATUSES and not trailers and not initial:
         if code is grpc.StatusCode.DEADLINE_EXCEEDED:
             message = f"No answer from {target.origin} within {timeout:g} s (DEADLINE_EXCEEDED)"
+        elif tls_words:
+            message = f"Could not reach {target.origin}: {tls_words}"
         else:
             message = f"Could not reach {target.origin}: {details or 'UNAVAILABLE'}"
         return [ExchangeError(clock.now(), ErrorKind.TRANSPORT, message, code.name, code.name)]

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -54,6 +55,9 @@ try {
       token: { type: 'string' },
       'sign-alg': { type: 'string' },
       'jwks-out': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-client-ca': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -422,7 +426,18 @@ function extendedCardOf(card) {
 
 const app = express();
 app.disable('x-powered-by');
-const httpServer = http.createServer(app);
+// --tls-cert/--tls-key: HTTPS and gRPC over TLS; --tls-client-ca: client certificates
+// issued by that CA are required on both.
+const TLS = args['tls-cert']
+  ? {
+      cert: fs.readFileSync(args['tls-cert']),
+      key: fs.readFileSync(args['tls-key'] ?? args['tls-cert']),
+      ca: args['tls-client-ca'] ? fs.readFileSync(args['tls-client-ca']) : undefined,
+    }
+  : null;
+const httpServer = TLS
+  ? https.createServer({ ...TLS, requestCert: Boolean(TLS.ca), rejectUnauthorized: Boolean(TLS.ca) }, app)
+  : http.createServer(app);
 const grpcServer = new grpc.Server();
 let shuttingDown = false;
 
@@ -438,7 +453,10 @@ function listenHttp() {
 
 function bindGrpc() {
   return new Promise((resolve, reject) => {
-    grpcServer.bindAsync(`${HOST}:${GRPC_PORT}`, grpc.ServerCredentials.createInsecure(), (err, port) =>
+    const credentials = TLS
+      ? grpc.ServerCredentials.createSsl(TLS.ca ?? null, [{ private_key: TLS.key, cert_chain: TLS.cert }], Boolean(TLS.ca))
+      : grpc.ServerCredentials.createInsecure();
+    grpcServer.bindAsync(`${HOST}:${GRPC_PORT}`, credentials, (err, port) =>
       err ? reject(err) : resolve(port),
     );
   });
@@ -453,7 +471,7 @@ async function main() {
   } catch (err) {
     fail(`HTTP listen on ${HOST}:${HTTP_PORT} failed: ${err.code ?? err.message}`);
   }
-  const baseUrl = `http://${hostForUrl}:${httpPort}`;
+  const baseUrl = `${TLS ? 'https' : 'http'}://${hostForUrl}:${httpPort}`;
 
   let signing = null;
   let jwksPath = null;
