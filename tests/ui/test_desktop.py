@@ -143,7 +143,9 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
         "Appearance",
         "Requests",
         "History",
+        "Proxy",
     ]
+    assert box.findChild(QWidget, "proxySettingsPage") is not None
     theme = box.findChild(QComboBox, "themeCombo")
     assert [theme.itemText(i) for i in range(theme.count())] == ["Follow system", "Light", "Dark"]
     theme.setCurrentIndex(theme.findText("Dark"))
