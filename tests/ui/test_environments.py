@@ -68,13 +68,9 @@ def hover_text(tab: RequestTab, name: str) -> str:
     edit = tab.endpoint_edit
     marks = edit.findChild(VariableMarks)
     assert marks is not None
-    start = edit.text().index("{{" + name)
-    x = edit.cursorRect().x()  # find a point over the reference
-    for x in range(edit.width()):
-        if marks.name_at(x, edit.height() // 2) == name:
-            break
-    assert start >= 0 and marks.name_at(x, edit.height() // 2) == name
-    pos = QPoint(x, edit.height() // 2)
+    y = edit.height() // 2
+    x = next(x for x in range(edit.width()) if marks.name_at(x, y) == name)
+    pos = QPoint(x, y)
     QApplication.sendEvent(edit, QHelpEvent(QEvent.Type.ToolTip, pos, edit.mapToGlobal(pos)))
     text = QToolTip.text()
     QToolTip.hideText()
@@ -113,6 +109,8 @@ def test_switching_the_environment_changes_what_is_sent(
     pick_environment(window, "No environment")
     assert tab.endpoint_edit.property(UNRESOLVED_PROPERTY) == "baseUrl"
     assert "set it in Environments" in hover_text(tab, "baseUrl")
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    window.grab().save(str(shots / "env-window-unresolved.png"))
     view = send_and_wait(qtbot, tab, wait_until)
     assert view.outcome is Outcome.USAGE_ERROR
     assert "{{baseUrl}}" in view.error_label.text()
@@ -148,8 +146,19 @@ def test_the_dialog_edits_environments_and_masks_secrets(
     assert shown() == SECRET
     dialog.grab().save(str(shots / "env-dialog-shown.png"))
     qtbot.mouseClick(dialog.show_secrets, Qt.MouseButton.LeftButton)
+    # A throwaway environment and variable: added, then removed again.
+    qtbot.mouseClick(dialog.add_env_button, Qt.MouseButton.LeftButton)
+    assert dialog.current_name == "new"
+    qtbot.mouseClick(dialog.add_var_button, Qt.MouseButton.LeftButton)
+    assert dialog.table.rowCount() == 1
+    qtbot.mouseClick(dialog.remove_var_button, Qt.MouseButton.LeftButton)
+    assert dialog.table.rowCount() == 0
+    qtbot.mouseClick(dialog.remove_env_button, Qt.MouseButton.LeftButton)
+    dialog.env_list.setCurrentRow(1)
+    assert dialog.current_name == "staging" and dialog.table.rowCount() == 2
     dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
     assert not dialog.isVisible()
+    assert [e.name for e in window.spec.environments.environments] == ["demo", "staging"]
 
     assert combo(window).active == "staging"
     # Written into the open document off the GUI thread; the secret only in the store.
