@@ -103,21 +103,21 @@ class EnvironmentController(QObject):
 
     # --- the environments and the selection ---------------------------------------------
 
-    def set_document(self, doc: SpecDocument | None, *, keep_secrets: bool = False) -> None:
+    def set_document(self, doc: SpecDocument | None, *, just_saved: bool = False) -> None:
         """Take ``doc``'s environments; the selection stays when ``doc`` has it, else the
-        first environment is selected. ``keep_secrets``: secret values already known
-        (the same document, just saved) are kept."""
+        first environment is selected. ``just_saved``: ``doc`` was written from these
+        environments, so the secret values already known and *No environment* stay."""
         known = {(e.name, v.name): v for e in self.environments for v in e.variables}
         found, problems = envs.read(doc.data) if doc is not None else ([], [])
         for env in found:
             for var in env.variables:
                 old = known.get((env.name, var.name))
-                if keep_secrets and var.secret and old is not None and old.loaded:
+                if just_saved and var.secret and old is not None and old.loaded:
                     var.value, var.loaded = old.value, True
         self.environments = found
         self._fill_demo()
         names = [e.name for e in found]
-        if self.active not in names:
+        if self.active not in names and not (just_saved and not self.active):
             self.active = names[0] if names else ""
         if problems:
             self.host.messages.show("; ".join(problems), 15000)

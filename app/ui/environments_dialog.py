@@ -3,7 +3,8 @@
 Left, the environments (``environmentsList``; double-click renames); right, the selected
 one's variables in ``environmentsTable`` (Name / Value / Secret). Secret values are
 masked, in the table and while editing, unless *Show secret values*
-(``showSecretsCheck``) is ticked. The dialog edits a copy: nothing changes until OK.
+(``showSecretsCheck``) is ticked. The dialog edits a copy: nothing changes until OK, which
+also selects the environment shown (as the toolbar's environment).
 """
 
 from __future__ import annotations

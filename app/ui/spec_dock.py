@@ -417,7 +417,7 @@ class SpecController(QObject):
         tab.mark_saved(result.saved, spec_path=target)
         self.document = result.doc
         self.dock.set_document(result.doc)
-        self.environments.set_document(result.doc, keep_secrets=True)
+        self.environments.set_document(result.doc, just_saved=True)
         self._remember(target)
         message = f"Saved {result.saved.operation_id} to {target}"
         if result.notes:

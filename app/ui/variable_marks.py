@@ -46,6 +46,7 @@ class VariableMarks(QObject):
         self.edit = edit
         self._resolver = resolver
         self.unresolved: list[str] = []
+        self._formatted = False
         edit.installEventFilter(self)
         edit.textChanged.connect(self.refresh)
         self.refresh()
@@ -69,6 +70,9 @@ class VariableMarks(QObject):
         self._apply_formats(spans, set(missing))
 
     def _apply_formats(self, spans: list[tuple[int, int, str]], missing: set[str]) -> None:
+        if not spans and not self._formatted:
+            return  # plain text: no event that could disturb an input method's composing
+        self._formatted = bool(spans)
         bad = QTextCharFormat()
         bad.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
         bad.setUnderlineColor(QColor("#d32f2f"))

@@ -116,6 +116,8 @@ def test_switching_the_environment_changes_what_is_sent(
     assert "{{baseUrl}}" in view.error_label.text()
     assert "set it in Environments" in view.error_label.text()
     assert "--var" not in view.error_label.text()
+    assert window.spec.save_tab(tab, path) == []  # a save keeps the choice of none
+    assert combo(window).active == ""
 
 
 def test_the_dialog_edits_environments_and_masks_secrets(
