@@ -231,3 +231,20 @@ def test_saving_offers_the_variable_and_a_restart_keeps_the_environments(
         qloop.run_until_complete(second.shutdown())
         second.close_now()
         second.deleteLater()
+
+
+def test_the_card_url_follows_the_variable_the_endpoint_uses(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    import dataclasses
+
+    window.spec.open_spec(spec_file(tmp_path, {"demo": {"baseUrl": "http://127.0.0.1:8000"}}))
+    op = window.spec.document.find(OPERATION) if window.spec.document else None
+    assert op is not None
+    fetched = dataclasses.replace(
+        op.request, agent_card_url="http://127.0.0.1:8000/.well-known/agent-card.json"
+    )
+    saved = window.spec.environments.card_url_with_variable(fetched)
+    assert saved.agent_card_url == "{{baseUrl}}/.well-known/agent-card.json"
+    other = dataclasses.replace(fetched, agent_card_url="http://127.0.0.1:9/card.json")
+    assert window.spec.environments.card_url_with_variable(other) == other
