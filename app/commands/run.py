@@ -1,10 +1,15 @@
 """``a2a-workbench run``: send the requests saved in an OpenAPI 3.2 document.
 
-    a2a-workbench run SPEC [--operation ID]... [--var NAME=VALUE]... [--output jsonl|pretty]
-        [--reveal-secrets] [--deadline SECONDS] [--strict] [--no-history]
+    a2a-workbench run SPEC [--operation ID]... [--env NAME] [--var NAME=VALUE]...
+        [--output jsonl|pretty] [--reveal-secrets] [--deadline SECONDS] [--strict]
+        [--no-history]
 
 Operations are sent one after another in file order, or in the order of ``--operation``.
-``{{variables}}`` resolve from ``--var``, then ``A2A_WB_<NAME>``, then the OS keyring.
+``{{variables}}`` resolve from ``--var``, then the named environment ``--env NAME`` of the
+document (``x-a2a-environments``; its secrets from the OS keyring or the GUI's fallback
+secrets file), then ``A2A_WB_<NAME>``, then the OS keyring and that fallback file
+(:mod:`app.spec.variables`). An ``--env`` the document does not define is a usage error
+listing those it does.
 Events are printed as by ``send``; with ``jsonl`` every record also carries
 ``"operation": "<operationId>"``; ``pretty`` prints a ``=== <operationId>`` line first.
 
@@ -36,9 +41,10 @@ from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.network import NetworkOptions
-from app.spec.document import SavedOperation, SpecError, load
+from app.spec import environments
+from app.spec.document import SavedOperation, SpecDocument, SpecError, load
 from app.spec.requests import to_a2a_request
-from app.spec.variables import Resolver, parse_var
+from app.spec.variables import Resolver, SecretStore, parse_var, secrets_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="operationId to send (repeatable; default: every A2A operation in file order)",
     )
     p.add_argument(
-        "--var", action="append", default=[], metavar="NAME=VALUE", help="variable value"
+        "--env",
+        default="",
+        metavar="NAME",
+        help="use the document's named environment NAME (x-a2a-environments)",
+    )
+    p.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="variable value (wins over --env)",
     )
     p.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
     p.add_argument(
@@ -157,6 +173,26 @@ async def run_operations(
     return worst
 
 
+def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -> Resolver:
+    """The resolver for ``--var`` ``values`` and the document's environment ``name`` (none
+    when ""), reading the secret store the GUI writes.
+
+    Raises:
+        CliUsageError: ``name`` is not one of the document's environments (the message
+            lists them).
+    """
+    store = SecretStore(secrets_path())
+    if not name:
+        return Resolver(values, store=store)
+    found, problems = environments.read(doc.data)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if environments.find(found, name) is None:
+        known = ", ".join(e.name for e in found) or "(the document defines none)"
+        raise CliUsageError(f"unknown environment {name!r} (environments: {known})")
+    return environments.resolver_for(found, name, values=values, store=store)
+
+
 def main(argv: list[str]) -> int:
     """Run ``run``; returns the exit status (see module docstring)."""
     try:
@@ -173,9 +209,9 @@ def main(argv: list[str]) -> int:
         operations = select(doc.operations(), args.operation)
         if not operations:
             raise CliUsageError(f"{args.spec}: no A2A operations (operations with x-a2a)")
+        resolver = environment_resolver(doc, args.env, values)
     except UsageError as exc:  # CliUsageError, or a bad --var
         return usage_exit(str(exc), [{"event": "error", "kind": "usage", "message": str(exc)}])
-    resolver = Resolver(values)
     findings: list[int] = []
     try:
         outcome = asyncio.run(

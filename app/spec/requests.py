@@ -136,9 +136,15 @@ def to_a2a_request(
     sendable = apply_auth(request, auth, saved.extensions)
     if resolver is not None:
         sendable = with_secrets(sendable, _secret_variable_values(saved, resolver))
-    # Mask what carried a scoped secret too (e.g. X-Auth-Token: {{xAuthToken.host}}).
-    extra_headers = tuple(n for n, v in saved.headers if _has_scoped(v))
-    extra_query = tuple(n for n, v in saved.query if _has_scoped(v))
+
+    # Mask what carried a scoped or environment secret too (X-Auth-Token: {{xAuthToken.host}}).
+    def carries_secret(text: str) -> bool:
+        return _has_scoped(text) or (
+            resolver is not None and any(resolver.is_secret(n) for n in references(text))
+        )
+
+    extra_headers = tuple(n for n, v in saved.headers if carries_secret(v))
+    extra_query = tuple(n for n, v in saved.query if carries_secret(v))
     return Sendable(
         sendable,
         tuple(dict.fromkeys((*secret_header_names(auth), *extra_headers))),
@@ -149,9 +155,9 @@ def to_a2a_request(
 def _secret_variable_values(saved: SavedRequest, resolver: Resolver) -> list[str]:
     """The values of the variables that hold credentials, registered on the request so
     the exchange masks them wherever they turn up: every variable of ``auth``, of a
-    credential-named header or query parameter, every scoped variable, and every
-    variable whose own name says it holds a credential (``{{apiToken}}``), wherever
-    used."""
+    credential-named header or query parameter, every scoped variable, every secret of
+    the selected environment, and every variable whose own name says it holds a
+    credential (``{{apiToken}}``), wherever used."""
     texts = [saved.endpoint, saved.body, saved.tenant]
     texts += [v for n, v in (*saved.headers, *saved.query) if not is_sensitive_name(n)]
     secret = [name for _, v in saved.auth.params for name in references(v)]
@@ -162,6 +168,11 @@ def _secret_variable_values(saved: SavedRequest, resolver: Resolver) -> list[str
     secret += [
         name for text in texts for name in references(text)
         if split_scope(name)[1] or is_sensitive_name(split_scope(name)[0])
+        or resolver.is_secret(name)
+    ]  # fmt: skip
+    secret += [
+        name for _, v in (*saved.headers, *saved.query) for name in references(v)
+        if resolver.is_secret(name)
     ]  # fmt: skip
     values = (resolver.lookup(name) for name in dict.fromkeys(secret))
     return [v for v in values if v]

@@ -7,7 +7,11 @@ The GUI runs :func:`save_request` in a worker thread (no Qt here) and shows its
    a read-only document (an example, a converted spec) is written as a new editable file;
 2. credential values become ``{{variables}}`` and go to the :class:`SecretStore`;
 3. the operation is inserted or updated and validated as OpenAPI 3.2; with errors nothing
-   is written unless ``force`` is set.
+   is written unless ``force`` is set;
+4. the named environments go into ``x-a2a-environments`` (:mod:`app.spec.environments`),
+   their secret values into the :class:`SecretStore`.
+
+:func:`save_environments` writes only the environments (the Environments dialog's OK).
 """
 
 from __future__ import annotations
@@ -19,12 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from app.spec import environments as envs
 from app.spec.document import (
     OPENAPI_VERSION,
     SpecDocument,
     load,
     validate_operation,
 )
+from app.spec.environments import Environment
+from app.spec.parse import SpecError
 from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedRequest, extract_secrets
 
@@ -75,23 +82,18 @@ def save_request(
     current: SpecDocument | None,
     store: SecretStore,
     force: bool = False,
+    environments: list[Environment] | None = None,
 ) -> SaveResult:
     """Insert or update ``saved`` in the spec at ``target`` and write it (blocking).
 
     ``current`` is the document open in the window; it is copied, never changed.
+    ``environments`` (those of ``current``; None: the file's stay as they are) are
+    written with it (:func:`app.spec.environments.write`).
 
     Raises:
         SpecError: the file cannot be read or written.
     """
-    if current is not None and current.path == target:
-        doc = copy.deepcopy(current)
-    elif target.exists():
-        doc = load(target)
-    else:
-        doc = SpecDocument.new(path=target)
-    if doc.read_only:
-        doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
-        doc.data["openapi"] = OPENAPI_VERSION
+    doc = _target_document(target, current)
     saved, secrets = extract_secrets(saved)
     # The tab's operation was removed from the file meanwhile: say that this save adds it
     # again rather than creating a second copy without a word.
@@ -102,8 +104,50 @@ def save_request(
         return SaveResult(None, saved, errors)
     notes = [f"{gone} was no longer in the file: added as a new request"] if gone else []
     notes += [store.put(name, value) for name, value in secrets.items()]
+    if environments is not None:
+        same = current is not None and current.path == target
+        envs.write(doc.data, environments, replace=same)
+        notes += envs.store_secrets(environments, store)
     doc.save(target)
     return SaveResult(doc, saved, [], notes)
+
+
+def save_environments(
+    target: Path,
+    environments: list[Environment],
+    *,
+    current: SpecDocument | None,
+    store: SecretStore,
+) -> tuple[SpecDocument, list[str]]:
+    """Write ``environments`` (those of ``current``, the open document) into the spec at
+    ``target`` and their secrets into ``store`` (blocking); returns the document as
+    written and one note per secret stored.
+
+    Raises:
+        SpecError: the file cannot be read or written, or it is read-only.
+    """
+    doc = _target_document(target, current)
+    if doc.read_only:
+        raise SpecError(f"{target} is opened read-only; save a request to a new file first")
+    same = current is not None and current.path == target
+    envs.write(doc.data, environments, replace=same)
+    notes = envs.store_secrets(environments, store)
+    doc.save(target)
+    return doc, notes
+
+
+def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument:
+    """The document a save into ``target`` starts from (see the module docstring, 1.)."""
+    if current is not None and current.path == target:
+        doc = copy.deepcopy(current)
+    elif target.exists():
+        doc = load(target)
+    else:
+        doc = SpecDocument.new(path=target)
+    if doc.read_only:
+        doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
+        doc.data["openapi"] = OPENAPI_VERSION
+    return doc
 
 
 T = TypeVar("T")

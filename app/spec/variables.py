@@ -3,10 +3,14 @@
 A saved file never holds a secret; it holds ``{{token}}``. When a request is sent, each
 reference resolves, first match wins, from:
 
-1. explicit values (``run --var NAME=VALUE``, or the app's settings),
-2. the environment variable ``A2A_WB_<NAME>`` (upper case, non-alphanumerics as ``_``),
-3. the OS keyring (service ``a2a-workbench``, user name = the variable name),
-4. the fallback secrets file (used only when no keyring backend exists).
+1. explicit values (``run --var NAME=VALUE``),
+2. the selected named environment (``run --env NAME``, the window's environment combo; see
+   :mod:`app.spec.environments`): its plain values, then its secret values from the OS
+   keyring or the fallback file, stored under :func:`environment_secret_key`,
+3. the app's own values (the GUI: the bundled demo agent's ``baseUrl`` and ``grpcTarget``),
+4. the environment variable ``A2A_WB_<NAME>`` (upper case, non-alphanumerics as ``_``),
+5. the OS keyring (service ``a2a-workbench``, user name = the variable name),
+6. the fallback secrets file (used only when no keyring backend exists).
 
 A name with a dot is *scoped*: ``token.agent.example.com-8443`` is the ``token`` of the
 agent at ``agent.example.com:8443`` (see :func:`app.spec.xa2a.secret_scope`). Scoped
@@ -81,6 +85,13 @@ def env_name(name: str) -> str:
     return "A2A_WB_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()
 
 
+def environment_secret_key(environment: str, name: str) -> str:
+    """The keyring user name (and fallback-file key) of the secret ``name`` of the named
+    environment ``environment``: ``env/staging/token``. Variable names hold no ``/``, so
+    two different pairs never share a key."""
+    return f"env/{environment}/{name}"
+
+
 def references(text: str) -> list[str]:
     """Variable names referenced in ``text``, in order, without repeats."""
     return list(dict.fromkeys(VARIABLE.findall(text)))
@@ -135,6 +146,13 @@ def keyring_set(name: str, value: str) -> None:
         raise NoKeyring(str(exc)) from exc
 
 
+def secrets_path() -> Path:
+    """The fallback secrets file the GUI and ``run`` share (platformdirs config dir)."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("a2a-workbench")) / "secrets.json"
+
+
 @dataclass
 class SecretStore:
     """Stores secrets: the OS keyring, else a private JSON file (mode 0600) in the settings
@@ -145,11 +163,13 @@ class SecretStore:
     damaged: str = ""
     """Set when a damaged fallback file was set aside (where it went)."""
 
-    def put(self, name: str, value: str) -> str:
-        """Store ``value`` under ``name``; returns a one-line note for the user."""
+    def put(self, name: str, value: str, label: str = "") -> str:
+        """Store ``value`` under ``name``; returns a one-line note for the user, which calls
+        it ``label`` (default ``{{name}}``)."""
+        shown = label or f"{{{{{name}}}}}"
         try:
             keyring_set(name, value)
-            self.last_message = f"{{{{{name}}}}} stored in the OS keyring"
+            self.last_message = f"{shown} stored in the OS keyring"
         except NoKeyring:
             if self.fallback_path is None:
                 self.last_message = keyring_message(name) + " The value was not stored."
@@ -162,7 +182,7 @@ class SecretStore:
             # Created 0600 before the first byte is written: never readable by others.
             atomic_write(self.fallback_path, json.dumps(data, indent=2) + "\n", mode=0o600)
             self.last_message = (
-                f"No OS keyring available: {{{{{name}}}}} stored in {self.fallback_path} "
+                f"No OS keyring available: {shown} stored in {self.fallback_path} "
                 "(readable only by you)" + (f" {self.damaged}" if self.damaged else "")
             )
         return self.last_message
@@ -193,35 +213,85 @@ class SecretStore:
         return {str(k): str(v) for k, v in data.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a variable's value came from (the endpoint field's hover text)."""
+
+    value: str | None
+    source: str
+    """``--var``, ``environment staging``, ``the demo agent``, ``A2A_WB_TOKEN``, ``the OS
+    keyring``, ``the secrets file``, or ``""`` when nothing holds it."""
+    secret: bool = False
+
+
 @dataclass
 class Resolver:
-    """Resolves ``{{variable}}`` references (see the module docstring for the order)."""
+    """Resolves ``{{variable}}`` references (see the module docstring for the order).
+
+    Attributes:
+        values: explicit values (``--var``).
+        environment: the selected environment's name ("" for none).
+        environment_values: its values known in memory (plain ones, and secret ones once
+            read or typed).
+        environment_secrets: its secret variable names; those missing from
+            ``environment_values`` are read from the keyring / ``store`` on first use.
+        defaults: the app's own values (the demo agent's addresses).
+        gui_hint: for the GUI, how to set a missing variable (replaces the command-line
+            advice in :meth:`missing_message`).
+    """
 
     values: Mapping[str, str] = field(default_factory=dict)
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     use_keyring: bool = True
     store: SecretStore | None = None
     keyring_problem: str = ""
+    environment: str = ""
+    environment_values: Mapping[str, str] = field(default_factory=dict)
+    environment_secrets: frozenset[str] = frozenset()
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    gui_hint: str = ""
     _cache: dict[str, str | None] = field(default_factory=dict)
 
     def lookup(self, name: str) -> str | None:
         """The value of ``name``, or None when no source has it."""
+        return self.origin(name).value
+
+    def is_secret(self, name: str) -> bool:
+        """Whether ``name`` is a secret of the selected environment."""
+        return name in self.environment_secrets
+
+    def origin(self, name: str) -> Origin:
+        """The value of ``name`` and where it came from."""
         if name in self.values:
-            return self.values[name]
+            return Origin(self.values[name], "--var")
+        where = f"environment {self.environment}"
+        secret = name in self.environment_secrets
+        if name in self.environment_values:
+            return Origin(self.environment_values[name], where, secret)
+        if secret:
+            value = self._stored(environment_secret_key(self.environment, name))
+            if value is not None:
+                return Origin(value, where, True)
+        if name in self.defaults:
+            return Origin(self.defaults[name], "the demo agent")
         env = env_name(name)
         if env in self.environ and env_allowed(name):
-            return self.environ[env]
-        if name in self._cache:
-            return self._cache[name]
+            return Origin(self.environ[env], env)
+        value = self._stored(name)
+        return Origin(value, "the OS keyring or the secrets file" if value is not None else "")
+
+    def _stored(self, key: str) -> str | None:
+        if key in self._cache:
+            return self._cache[key]
         value: str | None = None
         if self.use_keyring:
             try:
-                value = keyring_get(name)
+                value = keyring_get(key)
             except NoKeyring as exc:
                 self.keyring_problem = str(exc)
         if value is None and self.store is not None:
-            value = self.store.get(name)
-        self._cache[name] = value
+            value = self.store.get(key)
+        self._cache[key] = value
         return value
 
     def substitute(self, text: str, where: str = "") -> str:
@@ -246,6 +316,8 @@ class Resolver:
     def missing_message(self, name: str, where: str = "") -> str:
         """Why ``name`` could not be resolved, and how to fix it."""
         place = f" (used in {where})" if where else ""
+        if self.gui_hint:
+            return f"Variable {{{{{name}}}}}{place} has no value: {self.gui_hint}"
         tail = (
             f"; {keyring_message(name)}"
             if self.keyring_problem

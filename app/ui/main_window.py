@@ -176,6 +176,8 @@ class MainWindow(QMainWindow):
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
         if hasattr(self, "session"):
             self.session.watch(tab)
+        if hasattr(self, "spec"):  # the selected environment, {{variable}} marks
+            self.spec.environments.watch(tab)
         if hasattr(self, "history"):
             self.history.watch(tab)
         self.tabs.setCurrentIndex(index)

@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
 from app.resources import example_spec
 from app.spec.document import SavedOperation, SpecDocument, SpecError, atomic_write, load
 from app.spec.save import SaveResult, for_target, save_request, save_target
-from app.spec.variables import Resolver, SecretStore
+from app.spec.variables import Resolver, SecretStore, secrets_path
 from app.spec.xa2a import SavedRequest
 from app.ui.doc_view import DocView
+from app.ui.environment_controller import EnvironmentController
 from app.ui.host import TabHost
 from app.ui.spec_tree_actions import SpecTreeActions, tab_of
 from app.ui.tasks import OwnedTask
@@ -221,8 +222,6 @@ class SpecController(QObject):
 
     def __init__(self, host: TabHost, window: QMainWindow, file_menu: QMenu) -> None:
         super().__init__(window)
-        import platformdirs
-
         self.host = host
         self.window = window
         self._opening = OwnedTask()
@@ -231,8 +230,7 @@ class SpecController(QObject):
         self.write_lock = asyncio.Lock()
         self.document: SpecDocument | None = None
         self.values: dict[str, str] = {}
-        config = Path(platformdirs.user_config_dir("a2a-workbench"))
-        self.store = SecretStore(config / "secrets.json")
+        self.store = SecretStore(secrets_path())
         self.recent_path = recent_specs_path()
         self.dock = SpecDock(window)
         self.doc_view = DocView(lambda: self.values)
@@ -260,6 +258,11 @@ class SpecController(QObject):
         file_menu.addMenu(self.recent_menu)
         file_menu.addAction(self.save_action)
         self._fill_recent()
+        self.environments = EnvironmentController(
+            host, window, file_menu, store=self.store, defaults=self.values,
+            document=lambda: self.document, saved=self._environments_saved,
+            protected=EXAMPLE_SPEC,
+        )  # fmt: skip
 
         self.dock.open_requested.connect(self.open_operation)
         self.dock.selected.connect(self._on_dock_selected)
@@ -274,12 +277,17 @@ class SpecController(QObject):
             self.values["baseUrl"] = str(info["base_url"])
         if info.get("grpc_target"):
             self.values["grpcTarget"] = str(info["grpc_target"])
-        for tab in self.host.request_tabs():
-            tab.variables = self.resolver()
+        self.environments.set_demo_info(info)  # the `demo` environment; every tab's resolver
 
     def resolver(self) -> Resolver:
-        """A resolver over the known values, the environment, the keyring, the store."""
-        return Resolver(dict(self.values), store=self.store)
+        """A resolver over the selected environment, the demo agent's values, the
+        environment variables, the keyring and the fallback file."""
+        return self.environments.resolver()
+
+    def _environments_saved(self, doc: SpecDocument) -> None:
+        """The Environments dialog's changes were written into ``doc`` (the open one)."""
+        self.document = doc
+        self.dock.set_document(doc)
 
     # --- opening -------------------------------------------------------------------
 
@@ -308,6 +316,7 @@ class SpecController(QObject):
 
     def _opened(self, doc: SpecDocument, remember: bool) -> SpecDocument:
         self.show_document(doc)
+        self.environments.set_document(doc)
         self.tree_actions.documents_changed()
         self.doc_view.show_operation(None, None)
         if remember:
@@ -392,7 +401,10 @@ class SpecController(QObject):
             SpecError: the file cannot be read or written.
         """
         target, saved = self._save_input(tab, path)
-        result = save_request(saved, target, current=self.document, store=self.store, force=force)
+        result = save_request(
+            saved, target, current=self.document, store=self.store, force=force,
+            environments=self.environments.for_saving(),
+        )  # fmt: skip
         return self._save_done(tab, target, result)
 
     async def save_tab_async(
@@ -403,15 +415,17 @@ class SpecController(QObject):
             target, saved = self._save_input(tab, path)
             self.host.messages.show(f"Saving to {target}…")
             result = await asyncio.to_thread(
-                save_request, saved, target, current=self.document, store=self.store, force=force
-            )
+                save_request, saved, target, current=self.document, store=self.store, force=force,
+                environments=self.environments.for_saving(),
+            )  # fmt: skip
             return self._save_done(tab, target, result)
 
     def _save_input(self, tab: RequestTab, path: Path | None) -> tuple[Path, SavedRequest]:
         target = Path(path) if path is not None else self.target_for(tab)
         if target is None:
             raise SpecError("No spec file chosen")
-        return target, for_target(tab.to_saved(), tab.draft.spec_path, target)
+        saved = self.environments.card_url_with_variable(tab.to_saved())
+        return target, for_target(saved, tab.draft.spec_path, target)
 
     def _save_done(self, tab: RequestTab, target: Path, result: SaveResult) -> list[str]:
         if result.doc is None:
@@ -419,6 +433,7 @@ class SpecController(QObject):
             return result.errors
         tab.mark_saved(result.saved, spec_path=target)
         self.show_document(result.doc)
+        self.environments.set_document(result.doc, just_saved=True)
         self._remember(target)
         message = f"Saved {result.saved.operation_id} to {target}"
         if result.notes:
@@ -428,8 +443,10 @@ class SpecController(QObject):
 
     def _on_save_triggered(self) -> None:
         tab = self.host.current_tab()
-        if tab is None:
-            return
+        if tab is not None:  # first: store {{baseUrl}} instead of the demo agent's origin?
+            self.environments.offer_variable(tab, lambda: self._save_to_target(tab))
+
+    def _save_to_target(self, tab: RequestTab) -> None:
         target = self.target_for(tab)
         if target is None:
             dialog = QFileDialog(self.window, "Save to spec", "requests.a2a.yaml", _FILTER)
@@ -446,6 +463,7 @@ class SpecController(QObject):
         """Let a save and edits in progress finish; stop opening a spec."""
         await self._saving.join()
         await self.tree_actions.join()
+        await self.environments.shutdown()
         await self._opening.shutdown()
 
     async def _save_and_report(self, tab: RequestTab, target: Path, force: bool) -> None:
