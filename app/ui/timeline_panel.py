@@ -3,8 +3,10 @@
 objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLabel``,
 ``timelineContextIdEdit``, ``timelineTaskIdEdit``, ``copyTaskIdButton``,
 ``timelineCountLabel``, ``timelineEndingLabel``, ``stopButton``, ``cancelTaskButton``,
-``resubscribeButton``, ``followUpButton``, ``timelineRawView``, ``timelineJsonView``,
-``timelineFindingsLabel``.
+``resubscribeButton``, ``followUpButton``, ``timelineFilterEdit`` (see
+:mod:`app.ui.timeline_filter`), ``timelineFilterCountLabel``, ``timelineDetailTabs`` with
+``timelineJsonView``, ``timelineJsonTreePage`` (its tree ``jsonTreeView``) and
+``timelineRawView``, ``timelineFindingsLabel``; the detail's ``findBar``.
 
 What the stream says (ids, state, lint, ending) is kept by a Qt-free
 :class:`app.protocol.stream_session.StreamSession` that the CLI uses too; the panel shows
@@ -13,7 +15,7 @@ it. The request tab owns the network work and reacts to the button signals.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -43,7 +46,10 @@ from app.protocol.lifecycle import StreamEnding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.protocol.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
+from app.ui.find_bar import FindBar
 from app.ui.formatting import error_text, pretty_json, raw_preview
+from app.ui.json_tree import JsonTreePage
+from app.ui.timeline_filter import TimelineFilterProxy
 from app.ui.timeline_model import (
     COL_KIND,
     COL_SEQ,
@@ -170,6 +176,23 @@ class TimelinePanel(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.flushed.connect(self._on_model_flushed)
+        self.filter_proxy = TimelineFilterProxy(self)
+        self.filter_proxy.setSourceModel(self.model)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("timelineFilterEdit")
+        self.filter_edit.setPlaceholderText("Filter rows: text, kind:status, state:working, -word")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setToolTip(
+            "Words that every shown row contains; kind:, state: and task: look in that column,"
+            " -word hides rows containing it"
+        )
+        self.filter_edit.textChanged.connect(self._on_filter_changed)
+        self.filter_count_label = QLabel("")
+        self.filter_count_label.setObjectName("timelineFilterCountLabel")
+        self.filter_proxy.rowsInserted.connect(self._update_filter_count)
+        self.filter_proxy.rowsRemoved.connect(self._update_filter_count)
+        self.filter_proxy.modelReset.connect(self._update_filter_count)
+        self.filter_proxy.layoutChanged.connect(self._update_filter_count)
 
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
@@ -183,13 +206,29 @@ class TimelinePanel(QWidget):
         self.findings_label.hide()
         self.detail_tabs = QTabWidget()
         self.detail_tabs.setObjectName("timelineDetailTabs")
+        self.tree_page = JsonTreePage()
+        self.tree_page.setObjectName("timelineJsonTreePage")
         self.detail_tabs.addTab(self.json_view, "Pretty")
+        self.detail_tabs.addTab(self.tree_page, "Tree")
         self.detail_tabs.addTab(self.raw_view, "Raw frame")
         detail = QWidget()
+        detail.setObjectName("timelineDetail")
+        self.find_bar = FindBar(self._find_target)
+        self.find_bar.install(self)
+        self.detail_tabs.currentChanged.connect(self._on_detail_tab_changed)
         detail_layout = QVBoxLayout(detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
         detail_layout.addWidget(self.findings_label)
         detail_layout.addWidget(self.detail_tabs, 1)
+        detail_layout.addWidget(self.find_bar)
+        table = QWidget()
+        table_layout = QVBoxLayout(table)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.filter_edit, 1)
+        filter_row.addWidget(self.filter_count_label)
+        table_layout.addLayout(filter_row)
+        table_layout.addWidget(self.view, 1)
 
         strip = QHBoxLayout()
         strip.addWidget(self.state_label)
@@ -209,7 +248,7 @@ class TimelinePanel(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.setObjectName("timelineSplitter")
-        split.addWidget(self.view)
+        split.addWidget(table)
         split.addWidget(detail)
         split.setSizes([400, 220])
 
@@ -228,6 +267,7 @@ class TimelinePanel(QWidget):
         self.session = StreamSession(version)
         self.raw_view.set_text("")
         self.json_view.set_text("")
+        self.tree_page.clear()
         self.findings_label.hide()
         self._refresh_header()
 
@@ -460,9 +500,15 @@ class TimelinePanel(QWidget):
         indexes = selected.indexes()
         if not indexes:
             return
-        row = self.model.row_at(indexes[0].row())
+        row = self.model.row_at(self._source_row(indexes[0]))
         self.raw_view.set_text(raw_preview(row.raw) if row.raw else "")
         self.json_view.set_text(pretty_json(row.data) if row.data is not NOT_JSON else "")
+        if row.data is NOT_JSON:
+            self.tree_page.clear()
+        else:
+            self.tree_page.set_value(row.data)
+        if self.find_bar.isVisible():
+            self.find_bar.refresh()
         if row.findings:
             self.findings_label.setText(
                 "\n".join(f"⚠ {f.message} ({f.rule})" for f in row.findings)
@@ -472,6 +518,43 @@ class TimelinePanel(QWidget):
             self.findings_label.hide()
         if row.data is NOT_JSON and row.raw:
             self.detail_tabs.setCurrentWidget(self.raw_view)
+
+    # --- filter and find ------------------------------------------------------------------
+
+    def _source_row(self, index: QModelIndex) -> int:
+        if index.model() is self.filter_proxy:
+            return self.filter_proxy.mapToSource(index).row()
+        return index.row()
+
+    def _on_filter_changed(self, text: str) -> None:
+        self.filter_proxy.set_filter(text)
+        # The proxy is shown only while filtering: unfiltered rows cost a stream nothing.
+        wanted = self.filter_proxy if self.filter_proxy.terms else self.model
+        if self.view.model() is not wanted:
+            header = self.view.horizontalHeader()
+            sizes = [header.sectionSize(i) for i in range(header.count())]
+            self.view.setModel(wanted)
+            for i, size in enumerate(sizes):
+                header.resizeSection(i, size)
+            self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self._update_filter_count()
+
+    def _update_filter_count(self, *_args: object) -> None:
+        if self.filter_proxy.terms:
+            shown, total = self.filter_proxy.rowCount(), self.model.rowCount()
+            text = f"{shown:,} of {total:,} rows"
+        else:
+            text = ""
+        if self.filter_count_label.text() != text:
+            self.filter_count_label.setText(text)
+
+    def _find_target(self) -> QPlainTextEdit | None:
+        widget = self.detail_tabs.currentWidget()
+        return widget if isinstance(widget, QPlainTextEdit) else None
+
+    def _on_detail_tab_changed(self, _index: int) -> None:
+        if self.find_bar.isVisible():
+            self.find_bar.refresh()
 
 
 def _set_label(label: QLabel, text: str, style: str) -> None:
