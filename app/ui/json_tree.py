@@ -100,6 +100,7 @@ class JsonTreePage(QWidget):
         for row in range(min(self.model.rowCount(root), _OPEN_AT_START)):
             child = self.model.index(row, 0, root)
             if self.model.hasChildren(child):
+                self.model.fetchMore(child)  # now, even while the view is hidden
                 self.view.expand(child)
         self.path_label.setText("")
         self._update_buttons()

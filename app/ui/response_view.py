@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QToolTip,
     QVBoxLayout,
@@ -67,6 +68,11 @@ _FINDINGS_STYLE = (
 ELAPSED_TICK_MS = 100
 """How often the live elapsed counter is redrawn while waiting."""
 
+_TIMING_TIP = (
+    "Times since the exchange started. The time to the headers includes connecting"
+    " (and TLS); the body or first event follows."
+)
+
 CurlSource = Callable[[], str]
 """Returns the ``curl`` (or ``grpcurl``) command of the tab's request; raises
 ``UsageError`` or ``ValueError`` when there is none."""
@@ -92,10 +98,10 @@ class ResponseView(QWidget):
         self.size_label.setObjectName("responseSizeLabel")
         self.elapsed_label = QLabel("")
         self.elapsed_label.setObjectName("elapsedLabel")
-        self.elapsed_label.setToolTip(
-            "Times since the exchange started. The time to the headers includes connecting"
-            " (and TLS); the body or first event follows."
-        )
+        # Ignored: a long breakdown is clipped rather than widening the window (the tooltip
+        # has it whole).
+        self.elapsed_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.elapsed_label.setToolTip(_TIMING_TIP)
         self.copy_body_button = _button("copyBodyButton", "Copy body", "Copy the body as shown")
         self.copy_raw_button = _button("copyRawButton", "Copy raw", "Copy the body as received")
         self.copy_curl_button = _button(
@@ -264,7 +270,9 @@ class ResponseView(QWidget):
         self._ticker.stop()
         self.outcome = event.outcome
         self.time_label.setText(f"{event.elapsed_ms:,.0f} ms")
-        self.elapsed_label.setText(self._breakdown())
+        breakdown = self._breakdown()
+        self.elapsed_label.setText(breakdown)
+        self.elapsed_label.setToolTip(f"{breakdown}\n\n{_TIMING_TIP}" if breakdown else _TIMING_TIP)
         if self._items:
             self.size_label.setText(
                 f"{self._items:,} event{'s' * (self._items != 1)}, {size_text(self._item_bytes)}"
