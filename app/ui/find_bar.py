@@ -13,6 +13,7 @@ count UTF-16 code units.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
@@ -26,6 +27,11 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+from app.ui.json_tree import JsonTreePage
+
+Target = QPlainTextEdit | JsonTreePage | None
+"""What a find bar searches: a text view, a JSON tree page, or nothing."""
 
 MAX_MATCHES = 10_000
 """Counting stops here ("1 of 10,000+"): enough to step through, cheap to find."""
@@ -67,20 +73,20 @@ def utf16_len(text: str) -> int:
 
 
 class FindBar(QWidget):
-    """Find in the view ``target()`` returns (None: nothing to search in).
+    """Find in the view ``target()`` returns (None: nothing to search in): a text view, or
+    a JSON tree page (keys and scalar values; each match selects its row).
 
     Hidden until :meth:`open_bar`; the host installs the shortcuts with :meth:`install`.
     """
 
-    def __init__(
-        self, target: Callable[[], QPlainTextEdit | None], parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, target: Callable[[], Target], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("findBar")
         self._target = target
-        self._matches: list[int] = []
+        self._matches: list[Any] = []  # text offsets, or tree row paths
         self._current = -1
         self._searched: tuple[int, str, int] | None = None  # (view id, needle, revision)
+        self._host_escape: QShortcut | None = None
 
         self.edit = QLineEdit()
         self.edit.setObjectName("findEdit")
@@ -106,9 +112,6 @@ class FindBar(QWidget):
         self.next_button.clicked.connect(self.find_next)
         self.prev_button.clicked.connect(self.find_previous)
         self.close_button.clicked.connect(self.close_bar)
-        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
-        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        escape.activated.connect(self.close_bar)
         self.hide()
 
     def install(self, host: QWidget) -> None:
@@ -121,6 +124,11 @@ class FindBar(QWidget):
             shortcut = QShortcut(QKeySequence(keys), host)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
+        # Esc anywhere in the host closes an open bar (and only then takes the key).
+        self._host_escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), host)
+        self._host_escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._host_escape.setEnabled(False)
+        self._host_escape.activated.connect(self.close_bar)
         host.setProperty("findBar", True)
 
     # --- actions ----------------------------------------------------------------------
@@ -128,11 +136,13 @@ class FindBar(QWidget):
     def open_bar(self) -> None:
         """Show the bar with the view's selection (when short) as the text, focus the edit."""
         view = self._target()
-        if view is not None:
+        if isinstance(view, QPlainTextEdit):
             selected = view.textCursor().selectedText()
             if selected and len(selected) <= 200 and "\u2029" not in selected:
                 self.edit.setText(selected)
         self.show()
+        if self._host_escape is not None:
+            self._host_escape.setEnabled(True)
         self.edit.setFocus()
         self.edit.selectAll()
         self.refresh()
@@ -140,9 +150,12 @@ class FindBar(QWidget):
     def close_bar(self) -> None:
         """Hide the bar, clear the marks and give the focus back to the view."""
         self.hide()
+        if self._host_escape is not None:
+            self._host_escape.setEnabled(False)
         view = self._target()
-        if view is not None:
+        if isinstance(view, QPlainTextEdit):
             view.setExtraSelections([])
+        if view is not None:
             view.setFocus()
         self._searched = None
 
@@ -165,7 +178,9 @@ class FindBar(QWidget):
         self._search()
         if self._matches:
             view = self._target()
-            cursor_at = view.textCursor().selectionStart() if view is not None else 0
+            cursor_at = (
+                view.textCursor().selectionStart() if isinstance(view, QPlainTextEdit) else 0
+            )
             self._current = next((i for i, m in enumerate(self._matches) if m >= cursor_at), 0)
             self._show_current()
         else:
@@ -185,6 +200,12 @@ class FindBar(QWidget):
         if view is None:
             self._matches = []
             self._update_label()
+            return
+        if isinstance(view, JsonTreePage):
+            key = (id(view.model.root_value), needle, 0)
+            if key != self._searched:
+                self._searched = key
+                self._matches = view.model.search(needle, MAX_MATCHES)
             return
         key = (id(view), needle, view.document().revision())
         if key == self._searched:
@@ -226,7 +247,10 @@ class FindBar(QWidget):
 
     def _show_current(self) -> None:
         view = self._target()
-        if view is not None and 0 <= self._current < len(self._matches):
+        found = 0 <= self._current < len(self._matches)
+        if isinstance(view, JsonTreePage) and found:
+            view.select_rows(self._matches[self._current])
+        elif isinstance(view, QPlainTextEdit) and found:
             start = self._matches[self._current]
             cursor = view.textCursor()
             cursor.setPosition(start)

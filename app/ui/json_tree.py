@@ -136,6 +136,17 @@ class JsonTreePage(QWidget):
             self.path_label.setText(f"expanded the first {EXPAND_ALL_LIMIT:,} containers")
         return opened
 
+    def select_rows(self, rows: tuple[int, ...]) -> None:
+        """Open the way to the row at ``rows`` (a :meth:`JsonTreeModel.search` path), select
+        it and scroll to it."""
+        index = self.model.index_for_rows(rows)
+        parent = index.parent()
+        while parent.isValid():
+            self.view.expand(parent)
+            parent = parent.parent()
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+
     def current_path(self) -> str:
         """The JSONPath of the selected row ("" when none)."""
         index = self.view.currentIndex()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
@@ -101,6 +102,10 @@ def path_step(key: str | int) -> str:
 def copy_text(value: Any) -> str:
     """What *Copy value* puts on the clipboard: a string as it is, anything else as JSON."""
     return value if isinstance(value, str) else pretty_json(value)
+
+
+def _pairs(value: Any) -> Iterator[tuple[Any, Any]]:
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
 
 class JsonTreeModel(QAbstractItemModel):
@@ -217,6 +222,45 @@ class JsonTreeModel(QAbstractItemModel):
         """Fetch every child of ``parent`` (expand all, tests)."""
         while self.canFetchMore(parent):
             self.fetchMore(parent)
+
+    def search(self, needle: str, limit: int) -> list[tuple[int, ...]]:
+        """Rows whose key or scalar value contains ``needle`` (case-insensitive), in display
+        order, as row paths from the top; at most ``limit``. Walks the whole value, loaded
+        or not (a few milliseconds per megabyte)."""
+        sought = needle.casefold()
+        if not sought or self._root.value is None:
+            return []
+        found: list[tuple[int, ...]] = []
+        # Pre-order, as the rows are displayed: a row, then what it contains, then its sibling.
+        stack: list[tuple[tuple[int, ...], Iterator[tuple[int, tuple[Any, Any]]]]] = [
+            ((), enumerate(_pairs(self._root.value)))
+        ]
+        while stack and len(found) < limit:
+            path, rows = stack[-1]
+            step = next(rows, None)
+            if step is None:
+                stack.pop()
+                continue
+            row, (key, child) = step
+            here = (*path, row)
+            text = key if isinstance(key, str) else f"[{key}]"
+            if not isinstance(child, dict | list):
+                # NUL keeps a match from spanning the key and the value.
+                text += "\0" + (child if isinstance(child, str) else json.dumps(child))
+            if sought in text.casefold():
+                found.append(here)
+            if isinstance(child, dict | list) and child:
+                stack.append((here, enumerate(_pairs(child))))
+        return found
+
+    def index_for_rows(self, rows: tuple[int, ...]) -> QModelIndex:
+        """The index at a row path from :meth:`search`, fetching the blocks on the way."""
+        index = QModelIndex()
+        for row in rows:
+            while self.rowCount(index) <= row and self.canFetchMore(index):
+                self.fetchMore(index)
+            index = self.index(row, 0, index)
+        return index
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -38,7 +38,7 @@ from app.protocol.events import (
     ResponseBody,
     ResponseHead,
 )
-from app.ui.find_bar import FindBar
+from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import (
     error_text,
     non_json_summary,
@@ -365,16 +365,17 @@ class ResponseView(QWidget):
         return error_text(error)
 
     def _tick(self) -> None:
+        # The badge says "Sending…" or the status line: the counter adds what it does not.
         if self._started_at is None:
             return
-        seconds = time.monotonic() - self._started_at
+        seconds = f"{time.monotonic() - self._started_at:,.1f} s"
         if self._items:
-            doing = f"Streaming… {self._items:,} events"
+            text = f"streaming… {self._items:,} event{'s' * (self._items != 1)} · {seconds}"
         elif self._t_head is not None:
-            doing = "Receiving…"
+            text = f"receiving… {seconds}"
         else:
-            doing = "Sending…"
-        self.elapsed_label.setText(f"{doing} {seconds:,.1f} s")
+            text = f"waiting… {seconds}"
+        self.elapsed_label.setText(text)
 
     def _breakdown(self) -> str:
         parts: list[str] = []
@@ -389,9 +390,9 @@ class ResponseView(QWidget):
                 parts.append(f"{name} {t * 1000:,.0f} ms")
         return " · ".join(parts)
 
-    def _find_target(self) -> QPlainTextEdit | None:
+    def _find_target(self) -> Target:
         widget = self.tabs.currentWidget()
-        return widget if isinstance(widget, QPlainTextEdit) else None
+        return widget if isinstance(widget, QPlainTextEdit | JsonTreePage) else None
 
     def _on_tab_changed(self, _index: int) -> None:
         if self.find_bar.isVisible():

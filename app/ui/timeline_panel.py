@@ -46,7 +46,7 @@ from app.protocol.lifecycle import StreamEnding
 from app.protocol.stream_items import ItemKind, TaskState
 from app.protocol.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
-from app.ui.find_bar import FindBar
+from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.json_tree import JsonTreePage
 from app.ui.timeline_filter import TimelineFilterProxy
@@ -548,9 +548,9 @@ class TimelinePanel(QWidget):
         if self.filter_count_label.text() != text:
             self.filter_count_label.setText(text)
 
-    def _find_target(self) -> QPlainTextEdit | None:
+    def _find_target(self) -> Target:
         widget = self.detail_tabs.currentWidget()
-        return widget if isinstance(widget, QPlainTextEdit) else None
+        return widget if isinstance(widget, QPlainTextEdit | JsonTreePage) else None
 
     def _on_detail_tab_changed(self, _index: int) -> None:
         if self.find_bar.isVisible():

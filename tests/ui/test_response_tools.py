@@ -71,7 +71,7 @@ def click(qtbot: Any, parent: QWidget, name: str) -> None:
 
 
 def send(qtbot: Any, tab: RequestTab, wait_until: Callable[..., None]) -> ResponseView:
-    view = child(tab, ResponseView, "responseView")
+    view: ResponseView = child(tab, ResponseView, "responseView")
     click(qtbot, tab, "sendButton")
     wait_until(lambda: view.outcome is not None and not tab.busy, timeout=20)
     return view
@@ -160,6 +160,8 @@ def test_find_in_the_timeline_detail_and_the_filter(
     assert bar.isVisible()
     qtbot.keyClicks(child(bar, QLineEdit, "findEdit"), "3/4")
     assert child(bar, QLabel, "findCountLabel").text() == "1 of 1"
+    panel.detail_tabs.setCurrentWidget(tree)
+    screenshot(window, "resp-timeline-filter-tree.png")
     filter_edit.clear()
     assert table.model() is panel.model and table.model().rowCount() == total
 
@@ -195,6 +197,19 @@ def test_json_tree_expands_and_copies_values_and_paths(
 
     click(qtbot, view, "collapseAllButton")
     assert not tree.isExpanded(model.index(2, 0))
+
+    # Find works in the tree too: keys and values, loaded or not; F3 selects the next row.
+    tree.setFocus()
+    qtbot.keyClick(tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    bar = child(view, FindBar, "findBar")
+    qtbot.keyClicks(child(bar, QLineEdit, "findEdit"), "progress")
+    count = child(bar, QLabel, "findCountLabel").text()
+    assert count.startswith("1 of ") and int(count.split(" of ")[1]) >= 2
+    assert "progress" in tree.currentIndex().sibling(tree.currentIndex().row(), 1).data()
+    first = child(view, QLabel, "jsonPathLabel").text()
+    qtbot.keyClick(child(bar, QLineEdit, "findEdit"), Qt.Key.Key_F3)
+    assert child(bar, QLabel, "findCountLabel").text().startswith("2 of ")
+    assert child(view, QLabel, "jsonPathLabel").text() != first
 
 
 def test_a_big_body_opens_in_the_tree_block_by_block(qtbot: Any) -> None:
@@ -263,6 +278,7 @@ def test_copy_body_raw_header_and_curl_with_the_token_masked(
     assert clipboard().lower() == "content-type: application/json"
     click(qtbot, view, "copyAllHeadersButton")
     assert clipboard() == view.headers_view.toPlainText()
+    screenshot(window, "resp-headers.png")
 
     click(qtbot, view, "copyCurlButton")
     command = clipboard()
@@ -281,13 +297,14 @@ def test_elapsed_counter_runs_while_waiting_then_shows_the_timings(
     elapsed = child(tab, QLabel, "elapsedLabel")
     click(qtbot, tab, "sendButton")
     wait_until(lambda: "0.3 s" in elapsed.text() or "0.4 s" in elapsed.text(), timeout=5)
-    assert elapsed.text().startswith(("Sending…", "Receiving…"))
+    assert elapsed.text().startswith(("waiting…", "receiving…"))
+    assert tab.response_view.status_label.text() in ("Sending…", "200 OK")
     view = tab.response_view
     wait_until(lambda: view.outcome is not None and not tab.busy, timeout=20)
     assert view.outcome is Outcome.OK
     text = elapsed.text()
     assert "sent" in text and "headers" in text and "body" in text and "ms" in text
-    assert "Sending" not in text
+    assert "waiting" not in text
 
 
 def test_the_timeout_field_bounds_the_wait(
@@ -366,3 +383,17 @@ def test_a_big_json_response_fills_the_tree_without_freezing_the_window(
     assert FETCH_BLOCK <= model.rowCount(model.index(0, 0, result)) < 60_000  # blocks, as shown
     assert model.index(0, 1, result).data() == "[60000 items]"
     assert meter.longest < MAX_STALL_S, f"the window froze for {meter.longest:.2f} s"
+
+
+def test_escape_in_the_view_closes_the_find_bar(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = new_tab(window, sdk_peer["jsonrpc_url"], text="1 2")
+    view = send(qtbot, tab, wait_until)
+    view.pretty_view.setFocus()
+    qtbot.keyClick(view.pretty_view, Qt.Key.Key_F3)  # F3 with the bar closed opens it
+    bar = child(view, FindBar, "findBar")
+    assert bar.isVisible()
+    view.pretty_view.setFocus()
+    qtbot.keyClick(view.pretty_view, Qt.Key.Key_Escape)
+    assert bar.isHidden() and view.pretty_view.hasFocus()
