@@ -176,12 +176,13 @@ class FindBar(QWidget):
         """Search again (the view or its text changed); keeps the position near the cursor."""
         self._searched = None
         self._search()
-        if self._matches:
-            view = self._target()
-            cursor_at = (
-                view.textCursor().selectionStart() if isinstance(view, QPlainTextEdit) else 0
-            )
+        view = self._target()
+        if self._matches and isinstance(view, QPlainTextEdit):
+            cursor_at = view.textCursor().selectionStart()
             self._current = next((i for i, m in enumerate(self._matches) if m >= cursor_at), 0)
+            self._show_current()
+        elif self._matches:  # a tree: from its first match
+            self._current = 0
             self._show_current()
         else:
             self._update_label()
