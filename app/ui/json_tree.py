@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -70,6 +71,8 @@ class JsonTreePage(QWidget):
         self.path_label = QLabel("")
         self.path_label.setObjectName("jsonPathLabel")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A long path is clipped, never widening the window (the tooltip has it whole).
+        self.path_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.expand_button.clicked.connect(self.expand_all)
         self.collapse_button.clicked.connect(self.view.collapseAll)
         self.copy_value_button.clicked.connect(self.copy_value)
@@ -165,7 +168,9 @@ class JsonTreePage(QWidget):
             QGuiApplication.clipboard().setText(path)
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.path_label.setText(self.model.path_at(current) if current.isValid() else "")
+        path = self.model.path_at(current) if current.isValid() else ""
+        self.path_label.setText(path)
+        self.path_label.setToolTip(path)
         self._update_buttons()
 
     def _update_buttons(self) -> None:

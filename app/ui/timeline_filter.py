@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QTableView, QWidget
 
 from app.ui.timeline_model import COL_KIND, COL_STATE, COL_TASK, COLUMNS
 
@@ -84,3 +93,82 @@ class TimelineFilterProxy(QSortFilterProxyModel):
             if hit == term.negated:
                 return False
         return True
+
+
+class TimelineFilterBar(QWidget):
+    """The filter edit and its count above the timeline table; swaps the table's model.
+
+    Signals:
+        view_model_changed: the table now shows the proxy or the model again (its selection
+            model is new: reconnect to it).
+    """
+
+    view_model_changed = Signal()
+
+    def __init__(
+        self, view: QTableView, model: QAbstractItemModel, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._view = view
+        self._model = model
+        self.proxy = TimelineFilterProxy(self)
+        self.proxy.setSourceModel(model)
+        self.edit = QLineEdit()
+        self.edit.setObjectName("timelineFilterEdit")
+        self.edit.setPlaceholderText("Filter rows: text, kind:status, state:working, -word")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setToolTip(
+            "Words that every shown row contains; kind:, state: and task: look in that column,"
+            " -word hides rows containing it"
+        )
+        self.count_label = QLabel("")
+        self.count_label.setObjectName("timelineFilterCountLabel")
+        # A fixed size: it changes with every batch while filtering, and a label whose size
+        # may change lays out its parents again on each setText.
+        metrics = self.count_label.fontMetrics()
+        self.count_label.setFixedSize(
+            metrics.horizontalAdvance("000,000 of 000,000 rows") + 8,
+            self.count_label.sizeHint().height(),
+        )
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.edit.textChanged.connect(self.set_filter)
+        for signal in (
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+            self.proxy.modelReset,
+            self.proxy.layoutChanged,
+        ):
+            signal.connect(self._update_count)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.count_label)
+
+    def set_filter(self, text: str) -> None:
+        """Show the rows matching ``text`` (all rows when it is empty)."""
+        self.proxy.set_filter(text)
+        # The proxy is shown only while filtering: unfiltered rows cost a stream nothing.
+        wanted = self.proxy if self.proxy.terms else self._model
+        view = self._view
+        if view.model() is not wanted:
+            header = view.horizontalHeader()
+            sizes = [header.sectionSize(i) for i in range(header.count())]
+            view.setModel(wanted)
+            for i, size in enumerate(sizes):
+                header.resizeSection(i, size)
+            self.view_model_changed.emit()
+        self._update_count()
+
+    def source_row(self, index: QModelIndex | QPersistentModelIndex) -> int:
+        """The model row of a table index (a proxy row while filtering)."""
+        if index.model() is self.proxy:
+            return self.proxy.mapToSource(index).row()
+        return index.row()
+
+    def _update_count(self, *_args: object) -> None:
+        if self.proxy.terms:
+            text = f"{self.proxy.rowCount():,} of {self._model.rowCount():,} rows"
+        else:
+            text = ""
+        if self.count_label.text() != text:
+            self.count_label.setText(text)

@@ -3,8 +3,8 @@
 objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLabel``,
 ``timelineContextIdEdit``, ``timelineTaskIdEdit``, ``copyTaskIdButton``,
 ``timelineCountLabel``, ``timelineEndingLabel``, ``stopButton``, ``cancelTaskButton``,
-``resubscribeButton``, ``followUpButton``, ``timelineFilterEdit`` (see
-:mod:`app.ui.timeline_filter`), ``timelineFilterCountLabel``, ``timelineDetailTabs`` with
+``resubscribeButton``, ``followUpButton``, ``timelineFilterEdit`` and
+``timelineFilterCountLabel`` (:mod:`app.ui.timeline_filter`), ``timelineDetailTabs`` with
 ``timelineJsonView``, ``timelineJsonTreePage`` (its tree ``jsonTreeView``) and
 ``timelineRawView``, ``timelineFindingsLabel``; the detail's ``findBar``.
 
@@ -15,7 +15,7 @@ it. The request tab owns the network work and reacts to the button signals.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -49,7 +49,7 @@ from app.protocol.types import ProtocolVersion
 from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.json_tree import JsonTreePage
-from app.ui.timeline_filter import TimelineFilterProxy
+from app.ui.timeline_filter import TimelineFilterBar
 from app.ui.timeline_model import (
     COL_KIND,
     COL_SEQ,
@@ -176,23 +176,9 @@ class TimelinePanel(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.flushed.connect(self._on_model_flushed)
-        self.filter_proxy = TimelineFilterProxy(self)
-        self.filter_proxy.setSourceModel(self.model)
-        self.filter_edit = QLineEdit()
-        self.filter_edit.setObjectName("timelineFilterEdit")
-        self.filter_edit.setPlaceholderText("Filter rows: text, kind:status, state:working, -word")
-        self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.setToolTip(
-            "Words that every shown row contains; kind:, state: and task: look in that column,"
-            " -word hides rows containing it"
-        )
-        self.filter_edit.textChanged.connect(self._on_filter_changed)
-        self.filter_count_label = QLabel("")
-        self.filter_count_label.setObjectName("timelineFilterCountLabel")
-        self.filter_proxy.rowsInserted.connect(self._update_filter_count)
-        self.filter_proxy.rowsRemoved.connect(self._update_filter_count)
-        self.filter_proxy.modelReset.connect(self._update_filter_count)
-        self.filter_proxy.layoutChanged.connect(self._update_filter_count)
+        self.filter_bar = TimelineFilterBar(self.view, self.model)
+        self.filter_bar.view_model_changed.connect(self._on_view_model_changed)
+        self.filter_edit, self.filter_proxy = self.filter_bar.edit, self.filter_bar.proxy
 
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
@@ -224,10 +210,7 @@ class TimelinePanel(QWidget):
         table = QWidget()
         table_layout = QVBoxLayout(table)
         table_layout.setContentsMargins(0, 0, 0, 0)
-        filter_row = QHBoxLayout()
-        filter_row.addWidget(self.filter_edit, 1)
-        filter_row.addWidget(self.filter_count_label)
-        table_layout.addLayout(filter_row)
+        table_layout.addWidget(self.filter_bar)
         table_layout.addWidget(self.view, 1)
 
         strip = QHBoxLayout()
@@ -500,7 +483,7 @@ class TimelinePanel(QWidget):
         indexes = selected.indexes()
         if not indexes:
             return
-        row = self.model.row_at(self._source_row(indexes[0]))
+        row = self.model.row_at(self.filter_bar.source_row(indexes[0]))
         self.raw_view.set_text(raw_preview(row.raw) if row.raw else "")
         self.json_view.set_text(pretty_json(row.data) if row.data is not NOT_JSON else "")
         if row.data is NOT_JSON:
@@ -521,32 +504,8 @@ class TimelinePanel(QWidget):
 
     # --- filter and find ------------------------------------------------------------------
 
-    def _source_row(self, index: QModelIndex) -> int:
-        if index.model() is self.filter_proxy:
-            return self.filter_proxy.mapToSource(index).row()
-        return index.row()
-
-    def _on_filter_changed(self, text: str) -> None:
-        self.filter_proxy.set_filter(text)
-        # The proxy is shown only while filtering: unfiltered rows cost a stream nothing.
-        wanted = self.filter_proxy if self.filter_proxy.terms else self.model
-        if self.view.model() is not wanted:
-            header = self.view.horizontalHeader()
-            sizes = [header.sectionSize(i) for i in range(header.count())]
-            self.view.setModel(wanted)
-            for i, size in enumerate(sizes):
-                header.resizeSection(i, size)
-            self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
-        self._update_filter_count()
-
-    def _update_filter_count(self, *_args: object) -> None:
-        if self.filter_proxy.terms:
-            shown, total = self.filter_proxy.rowCount(), self.model.rowCount()
-            text = f"{shown:,} of {total:,} rows"
-        else:
-            text = ""
-        if self.filter_count_label.text() != text:
-            self.filter_count_label.setText(text)
+    def _on_view_model_changed(self) -> None:
+        self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
 
     def _find_target(self) -> Target:
         widget = self.detail_tabs.currentWidget()
