@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
-    QPushButton,
     QSizePolicy,
     QTabWidget,
+    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -102,11 +102,11 @@ class ResponseView(QWidget):
         # has it whole).
         self.elapsed_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.elapsed_label.setToolTip(_TIMING_TIP)
-        self.copy_body_button = _button("copyBodyButton", "Copy body", "Copy the body as shown")
-        self.copy_raw_button = _button("copyRawButton", "Copy raw", "Copy the body as received")
+        self.copy_body_button = _button("copyBodyButton", "body", "Copy the body as shown")
+        self.copy_raw_button = _button("copyRawButton", "raw", "Copy the body as received")
         self.copy_curl_button = _button(
             "copyCurlButton",
-            "Copy as curl",
+            "curl",
             "Copy this tab's request as a curl command (grpcurl for gRPC); credentials"
             " appear as $A2A_WB_… variables, never as values",
         )
@@ -118,9 +118,6 @@ class ResponseView(QWidget):
         head.addWidget(self.time_label)
         head.addWidget(self.size_label)
         head.addWidget(self.elapsed_label, 1)
-        head.addWidget(self.copy_body_button)
-        head.addWidget(self.copy_raw_button)
-        head.addWidget(self.copy_curl_button)
 
         self.error_label = QLabel("")
         self.error_label.setObjectName("responseErrorLabel")
@@ -147,6 +144,16 @@ class ResponseView(QWidget):
         self.tabs.addTab(self.raw_view, "Raw")
         self.tabs.addTab(self.headers_view, "Headers")
         self.tabs.addTab(self.request_view, "Request sent")
+        # The copy buttons sit beside the tabs they copy from, leaving the status row to the
+        # status and timings.
+        copy_row = QWidget()
+        copy_layout = QHBoxLayout(copy_row)
+        copy_layout.setContentsMargins(0, 0, 0, 2)
+        copy_layout.setSpacing(2)
+        copy_layout.addWidget(QLabel("Copy"))
+        for button in (self.copy_body_button, self.copy_raw_button, self.copy_curl_button):
+            copy_layout.addWidget(button)
+        self.tabs.setCornerWidget(copy_row, Qt.Corner.TopRightCorner)
         self.find_bar = FindBar(self._find_target)
         self.find_bar.install(self)
         self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -403,8 +410,10 @@ def _decoded(body: bytes) -> str:
     return body.decode("utf-8", "replace")
 
 
-def _button(name: str, text: str, tip: str) -> QPushButton:
-    button = QPushButton(text)
+def _button(name: str, text: str, tip: str) -> QToolButton:
+    # Tool buttons: compact enough to sit beside the tab titles (push buttons are 80 px+).
+    button = QToolButton()
+    button.setText(text)
     button.setObjectName(name)
     button.setToolTip(tip)
     return button

@@ -15,11 +15,11 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QComboBox,
     QDoubleSpinBox,
     QLabel,
     QLineEdit,
-    QPushButton,
     QTableView,
     QTreeView,
     QWidget,
@@ -65,7 +65,7 @@ def child(parent: QWidget, kind: type, name: str) -> Any:
 
 
 def click(qtbot: Any, parent: QWidget, name: str) -> None:
-    button = child(parent, QPushButton, name)
+    button = child(parent, QAbstractButton, name)
     assert button.isEnabled(), name
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
