@@ -112,7 +112,6 @@ class RequestTab(RequestForm):
             self.body_editor.textChanged,
             self.endpoint_edit.textChanged,
             self.tenant_edit.textChanged,
-            self.timeout_spin.valueChanged,
             self.method_combo.currentIndexChanged,
             self.binding_combo.currentIndexChanged,
             self.version_combo.currentIndexChanged,
