@@ -258,6 +258,10 @@ class FindBar(QWidget):
             cursor.setPosition(start + utf16_len(self.edit.text()), QTextCursor.MoveMode.KeepAnchor)
             view.setTextCursor(cursor)
             view.centerCursor()
+        elif isinstance(view, QPlainTextEdit):  # no match: drop the last one's selection
+            cursor = view.textCursor()
+            cursor.clearSelection()
+            view.setTextCursor(cursor)
         self._update_label()
 
     def _update_label(self) -> None:
