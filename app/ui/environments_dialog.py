@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.spec.environments import NAME, Environment, Variable, snapshot, valid_environment_name
+from app.ui import theme
 from app.ui.variable_marks import MASK
 
 NAME_COL, VALUE_COL, SECRET_COL = 0, 1, 2
@@ -134,7 +135,7 @@ class EnvironmentsDialog(QDialog):
 
         self.problem_label = QLabel()
         self.problem_label.setObjectName("environmentsProblemLabel")
-        self.problem_label.setStyleSheet("color: #d32f2f")
+        theme.style(self.problem_label, "text-error")
         self.problem_label.hide()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

@@ -63,11 +63,13 @@ class ExchangePresenter(QObject):
     def _on_started(self, _request: A2ARequest, streaming: bool) -> None:
         self._timeline_on = streaming
         self._last_row = None
+        self._view.start_waiting()
 
     def _on_event(self, event: object) -> None:
         view = self._view
         timeline = self._timeline if self._timeline_on else None
         if isinstance(event, StreamItem):
+            view.note_item(event.t, len(event.raw))
             if timeline is not None:
                 self._last_row = timeline.add_item(event)
             return
@@ -101,6 +103,7 @@ class ExchangePresenter(QObject):
         self._last_row = None
 
     def _on_finished(self) -> None:
+        self._view.stop_waiting()
         if self._timeline_on and self._timeline.running:
             self._timeline.end_connection(Outcome.CANCELLED, 0.0)
 

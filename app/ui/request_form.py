@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.request import DEFAULT_TIMEOUT_S
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.draft import Form, first_text
-from app.spec.xa2a import SavedRequest
+from app.spec.xa2a import MAX_TIMEOUT_S, SavedRequest
 from app.ui.auth_panel import AuthPanel
 from app.ui.extensions_panel import ExtensionsPanel
 from app.ui.headers_panel import HeadersPanel
@@ -70,6 +71,20 @@ class RequestForm(QWidget):
         self.deadline_spin.setToolTip(
             "Deadline for the whole exchange, streams included (DEADLINE_EXCEEDED past it)"
         )
+        # The network timeout (A2ARequest.timeout): waiting for the answer, or for a stream
+        # to start. A saved request's ``timeout`` sets it; otherwise the default does.
+        self._default_timeout = DEFAULT_TIMEOUT_S
+        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin.setObjectName("timeoutSpin")
+        self.timeout_spin.setRange(0.1, MAX_TIMEOUT_S)
+        self.timeout_spin.setDecimals(1)
+        self.timeout_spin.setPrefix("timeout ")
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setValue(DEFAULT_TIMEOUT_S)
+        self.timeout_spin.setToolTip(
+            "Network timeout: how long to wait for the answer (unary) or for the stream to"
+            " start; the deadline bounds the whole exchange"
+        )
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
         self.send_button.setToolTip("Send the request (Ctrl+Enter)")
@@ -108,6 +123,7 @@ class RequestForm(QWidget):
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
         row1.addWidget(self.tenant_edit)
+        row1.addWidget(self.timeout_spin)
         row1.addWidget(self.deadline_spin)
         row1.addWidget(self.send_button)
         row2 = QHBoxLayout()
@@ -170,6 +186,24 @@ class RequestForm(QWidget):
         """The selected method name."""
         return str(self.method_combo.currentData() or self.method_combo.currentText())
 
+    @property
+    def default_timeout(self) -> float:
+        """The timeout a request gets when it does not set its own (seconds)."""
+        return self._default_timeout
+
+    def set_default_timeout(self, seconds: float) -> None:
+        """Change the default timeout (the Settings dialog); a spin box still showing the
+        old default follows, a request's own timeout stays."""
+        if self.timeout_spin.value() == self._default_timeout:
+            self.timeout_spin.setValue(seconds)
+        self._default_timeout = seconds
+
+    def saved_timeout(self, base: float | None) -> float | None:
+        """The ``timeout`` to save: None (not written) while the spin box shows the default
+        of a request that had none, so that saving an untouched request changes nothing."""
+        value = self.timeout_spin.value()
+        return None if base is None and value == self._default_timeout else value
+
     def form(self) -> Form:
         """What the widgets hold now, as plain data."""
         return Form(
@@ -196,6 +230,7 @@ class RequestForm(QWidget):
         self.method_combo.setCurrentIndex(index)
         self.endpoint_edit.setText(saved.endpoint)
         self.tenant_edit.setText(saved.tenant)
+        self.timeout_spin.setValue(saved.timeout or self._default_timeout)
         self.body_editor.setPlainText(saved.body)
         text = first_text(saved.body)
         if text is not None:  # so that Generate renders the same message again

@@ -38,6 +38,7 @@ from app.ui.method_marks import mark_methods
 from app.ui.proxy_settings import current_proxy
 from app.ui.request_controller import RequestController
 from app.ui.request_form import RequestForm
+from app.ui.request_snippet import copy_command
 from app.ui.tasks import OwnedTask
 from app.ui.widgets import select_data
 
@@ -90,6 +91,7 @@ class RequestTab(RequestForm):
             self.controller, self.response_view, self.timeline, self._note_task
         )
         self.controller.event_arrived.connect(self._on_exchange_event)  # after the presenter's
+        self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
         self.timeline.resubscribe_requested.connect(self.resubscribe)
@@ -165,6 +167,7 @@ class RequestTab(RequestForm):
         """
         request = self.draft.build_request(self.form())
         request = dataclasses.replace(request, network=self.network(request.network.tls))
+        request = dataclasses.replace(request, timeout=self.timeout_spin.value())
         deadline = self.deadline_spin.value()
         return dataclasses.replace(request, deadline=deadline) if deadline > 0 else request
 
@@ -182,6 +185,7 @@ class RequestTab(RequestForm):
         """The tab as a Qt-free :class:`SavedRequest` (:meth:`RequestDraft.to_saved`), with
         the card page's fetched card as ``agentCardUrl`` and snapshot when there is one."""
         saved = self.draft.to_saved(self.form())
+        saved = dataclasses.replace(saved, timeout=self.saved_timeout(saved.timeout))
         fetched = self.card_panel.snapshot()
         if fetched is None:
             return saved

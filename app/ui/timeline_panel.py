@@ -3,8 +3,10 @@
 objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLabel``,
 ``timelineContextIdEdit``, ``timelineTaskIdEdit``, ``copyTaskIdButton``,
 ``timelineCountLabel``, ``timelineEndingLabel``, ``stopButton``, ``cancelTaskButton``,
-``resubscribeButton``, ``followUpButton``, ``timelineRawView``, ``timelineJsonView``,
-``timelineFindingsLabel``.
+``resubscribeButton``, ``followUpButton``, ``timelineFilterEdit`` and
+``timelineFilterCountLabel`` (:mod:`app.ui.timeline_filter`), ``timelineDetailTabs`` with
+``timelineJsonView``, ``timelineJsonTreePage`` (its tree ``jsonTreeView``) and
+``timelineRawView``, ``timelineFindingsLabel``; the detail's ``findBar``.
 
 What the stream says (ids, state, lint, ending) is kept by a Qt-free
 :class:`app.protocol.stream_session.StreamSession` that the CLI uses too; the panel shows
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -44,7 +47,10 @@ from app.protocol.stream_items import ItemKind, TaskState
 from app.protocol.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
 from app.ui import theme
+from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import error_text, pretty_json, raw_preview
+from app.ui.json_tree import JsonTreePage
+from app.ui.timeline_filter import TimelineFilterBar
 from app.ui.timeline_model import (
     COL_KIND,
     COL_SEQ,
@@ -167,6 +173,9 @@ class TimelinePanel(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.flushed.connect(self._on_model_flushed)
+        self.filter_bar = TimelineFilterBar(self.view, self.model)
+        self.filter_bar.view_model_changed.connect(self._on_view_model_changed)
+        self.filter_edit, self.filter_proxy = self.filter_bar.edit, self.filter_bar.proxy
 
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
@@ -177,13 +186,26 @@ class TimelinePanel(QWidget):
         self.findings_label.hide()
         self.detail_tabs = QTabWidget()
         self.detail_tabs.setObjectName("timelineDetailTabs")
+        self.tree_page = JsonTreePage()
+        self.tree_page.setObjectName("timelineJsonTreePage")
         self.detail_tabs.addTab(self.json_view, "Pretty")
+        self.detail_tabs.addTab(self.tree_page, "Tree")
         self.detail_tabs.addTab(self.raw_view, "Raw frame")
         detail = QWidget()
+        detail.setObjectName("timelineDetail")
+        self.find_bar = FindBar(self._find_target)
+        self.find_bar.install(self)
+        self.detail_tabs.currentChanged.connect(self._on_detail_tab_changed)
         detail_layout = QVBoxLayout(detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
         detail_layout.addWidget(self.findings_label)
         detail_layout.addWidget(self.detail_tabs, 1)
+        detail_layout.addWidget(self.find_bar)
+        table = QWidget()
+        table_layout = QVBoxLayout(table)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        table_layout.addWidget(self.filter_bar)
+        table_layout.addWidget(self.view, 1)
 
         strip = QHBoxLayout()
         strip.addWidget(self.state_label)
@@ -203,7 +225,7 @@ class TimelinePanel(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.setObjectName("timelineSplitter")
-        split.addWidget(self.view)
+        split.addWidget(table)
         split.addWidget(detail)
         split.setSizes([400, 220])
 
@@ -222,6 +244,7 @@ class TimelinePanel(QWidget):
         self.session = StreamSession(version)
         self.raw_view.set_text("")
         self.json_view.set_text("")
+        self.tree_page.clear()
         self.findings_label.hide()
         self._refresh_header()
 
@@ -455,9 +478,15 @@ class TimelinePanel(QWidget):
         indexes = selected.indexes()
         if not indexes:
             return
-        row = self.model.row_at(indexes[0].row())
+        row = self.model.row_at(self.filter_bar.source_row(indexes[0]))
         self.raw_view.set_text(raw_preview(row.raw) if row.raw else "")
         self.json_view.set_text(pretty_json(row.data) if row.data is not NOT_JSON else "")
+        if row.data is NOT_JSON:
+            self.tree_page.clear()
+        else:
+            self.tree_page.set_value(row.data)
+        if self.find_bar.isVisible():
+            self.find_bar.refresh()
         if row.findings:
             self.findings_label.setText(
                 "\n".join(f"⚠ {f.message} ({f.rule})" for f in row.findings)
@@ -467,6 +496,19 @@ class TimelinePanel(QWidget):
             self.findings_label.hide()
         if row.data is NOT_JSON and row.raw:
             self.detail_tabs.setCurrentWidget(self.raw_view)
+
+    # --- filter and find ------------------------------------------------------------------
+
+    def _on_view_model_changed(self) -> None:
+        self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+
+    def _find_target(self) -> Target:
+        widget = self.detail_tabs.currentWidget()
+        return widget if isinstance(widget, QPlainTextEdit | JsonTreePage) else None
+
+    def _on_detail_tab_changed(self, _index: int) -> None:
+        if self.find_bar.isVisible():
+            self.find_bar.refresh()
 
 
 def _set_label(label: QLabel, text: str, role: str | None = None, extra: str = "") -> None:

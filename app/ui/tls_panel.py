@@ -23,10 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.network import TlsSettings
+from app.ui import theme
 from app.ui.auth_panel import SecretEdit
-
-WARNING_STYLE = "color: #b00020; font-weight: bold;"
-_WARNING_COLOR = QColor("#b00020")
 
 
 class _PathEdit(QWidget):
@@ -89,7 +87,7 @@ class TlsPanel(QWidget):
             "TLS verification is OFF: any server can pose as this one. Local experiments only."
         )
         self.warning_label.setObjectName("tlsWarningLabel")
-        self.warning_label.setStyleSheet(WARNING_STYLE)
+        theme.style(self.warning_label, "text-error", "font-weight: bold;")
         self.warning_label.setWordWrap(True)
         self.warning_label.hide()
 
@@ -145,7 +143,9 @@ class TlsPanel(QWidget):
         def mark(off: bool) -> None:
             index = tabs.indexOf(self)
             tabs.setTabText(index, "TLS ⚠" if off else "TLS")
-            tabs.tabBar().setTabTextColor(index, _WARNING_COLOR if off else QColor())
+            tabs.tabBar().setTabTextColor(
+                index, QColor(theme.colours().text_error) if off else QColor()
+            )
             tabs.setTabToolTip(index, "Certificate verification is off" if off else "")
 
         self.insecure_changed.connect(mark)

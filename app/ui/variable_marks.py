@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QHelpEvent, QInputMethodEvent, QPalette, QText
 from PySide6.QtWidgets import QLineEdit, QToolTip
 
 from app.spec.variables import VARIABLE, Resolver
+from app.ui import theme
 
 MASK = "••••••••"
 UNRESOLVED_PROPERTY = "unresolvedVariables"
@@ -75,8 +76,9 @@ class VariableMarks(QObject):
         self._formatted = bool(spans)
         bad = QTextCharFormat()
         bad.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        bad.setUnderlineColor(QColor("#d32f2f"))
-        bad.setForeground(QColor("#d32f2f"))
+        error = QColor(theme.colours().text_error)
+        bad.setUnderlineColor(error)
+        bad.setForeground(error)
         good = QTextCharFormat()
         good.setForeground(self.edit.palette().color(QPalette.ColorRole.Link))
         cursor = self.edit.cursorPosition()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtCore import QAbstractItemModel, QAbstractProxyModel, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QPushButton
 
@@ -59,8 +59,10 @@ def _shown_models() -> list[QAbstractItemModel]:
     for top in QApplication.topLevelWidgets():
         for view in top.findChildren(QAbstractItemView):
             model = view.model()
-            if model is not None:
+            while model is not None:
                 models[id(model)] = model
+                # A proxy's source model is shown through it.
+                model = model.sourceModel() if isinstance(model, QAbstractProxyModel) else None
     return list(models.values())
 
 
@@ -128,6 +130,13 @@ def test_every_model_passes_qtmodeltester(
     stream.replace_body()
     _click(qtbot, stream, "sendButton")
     wait_until(lambda: not stream.busy, timeout=20)
+
+    # A stream item picked in the timeline shows as a JSON tree; a filter typed above the
+    # table puts the filter proxy between the model and the view.
+    stream.timeline.view.selectRow(0)
+    assert stream.timeline.tree_page.model.rowCount() > 0
+    qtbot.keyClicks(stream.timeline.filter_edit, "kind:message")
+    assert stream.timeline.view.model() is stream.timeline.filter_proxy
 
     # The history store records off the GUI thread and the dock reloads after each write.
     wait_until(lambda: window.history_dock.panel.model.rowCount() > 0, timeout=15)
