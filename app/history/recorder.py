@@ -86,6 +86,10 @@ class Recorder:
         """Record ``event`` (returns at once; any thread)."""
         self._writer.put((self, event))
 
+    def feed_all(self, events: Iterable[ExchangeEvent]) -> None:
+        """Record ``events`` in order (a batch of a fast stream: one queue entry)."""
+        self._writer.put((self, list(events)))
+
     def close(self, timeout: float | None = None) -> bool:
         """Wait until everything fed is stored; False if ``timeout`` ran out first."""
         return self._writer.flush(timeout)
@@ -182,7 +186,15 @@ class Writer:
                         break
                     if self._urgent.wait(remaining):
                         self._urgent.clear()
-                events = [m for m in batch if not isinstance(m[0], str)]
+                events: list[tuple[Recorder, Any]] = []
+                for message in batch:
+                    rec, payload = message
+                    if isinstance(rec, str):
+                        continue
+                    if type(payload) is list:  # fed with feed_all
+                        events += [(rec, event) for event in payload]
+                    else:
+                        events.append(message)
                 if events:
                     self._write(db, events)
                 for kind, payload in (m for m in batch if isinstance(m[0], str)):

@@ -19,6 +19,7 @@ from app.protocol.catalog import MethodRole, MethodSpec, TemplateContext, find_m
 from app.protocol.errors import UsageError
 from app.protocol.events import (
     ErrorKind,
+    EventBatch,
     ExchangeEnd,
     ExchangeError,
     Outcome,
@@ -86,7 +87,7 @@ class RequestTab(RequestForm):
         self.presenter = ExchangePresenter(
             self.controller, self.response_view, self.timeline, self._note_task
         )
-        self.controller.event_arrived.connect(self._on_exchange_event)  # after the presenter's
+        self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
         self.timeline.resubscribe_requested.connect(self.resubscribe)
@@ -447,9 +448,10 @@ class RequestTab(RequestForm):
         self.message_text_edit.setFocus()
         self.message_text_edit.selectAll()
 
-    def _on_exchange_event(self, event: object) -> None:
-        if isinstance(event, ExchangeEnd):
-            self.exchange_finished.emit(event)
+    def _on_exchange_events(self, events: EventBatch) -> None:
+        last = events[-1]  # the end is the last event of an exchange
+        if isinstance(last, ExchangeEnd):
+            self.exchange_finished.emit(last)
 
     def _on_exchange_over(self) -> None:
         self._set_busy(False)
