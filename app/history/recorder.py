@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.history import retention
-from app.history.codec import Masker, encode, pack_items
+from app.history.codec import ItemRecord, Masker, encode, item_record, pack_items
 from app.history.schema import connect
 from app.protocol.events import (
     ExchangeEnd,
@@ -60,7 +60,7 @@ class Recorder:
         self.id: int | None = None
         self.n = 0
         self.ended = False
-        self.pack: list[StreamItem] = []
+        self.pack: list[ItemRecord] = []
         """Stream items waiting to be stored as one row."""
         self.columns: dict[str, Any] = {
             "started_at": time.time(),
@@ -87,8 +87,9 @@ class Recorder:
         self._writer.put((self, event))
 
     def feed_all(self, events: Iterable[ExchangeEvent]) -> None:
-        """Record ``events`` in order (a batch of a fast stream: one queue entry)."""
-        self._writer.put((self, list(events)))
+        """Record ``events`` in order (a batch of a fast stream: one queue entry; its
+        stream items queued as plain :data:`~app.history.codec.ItemRecord` s)."""
+        self._writer.put((self, [item_record(e) if type(e) is StreamItem else e for e in events]))
 
     def close(self, timeout: float | None = None) -> bool:
         """Wait until everything fed is stored; False if ``timeout`` ran out first."""
@@ -107,11 +108,9 @@ class Recorder:
         self._id_ready.set()
 
     def account(self, event: ExchangeEvent, payload_size: int, meta: str) -> None:
-        """Update the entry's summary columns for one stored event."""
-        if isinstance(event, StreamItem):
-            self.items += 1
-            self.size += payload_size
-        elif isinstance(event, ResponseBody):
+        """Update the entry's summary columns for one stored event (stream items are
+        counted as they are packed)."""
+        if isinstance(event, ResponseBody):
             self.size += payload_size
         elif isinstance(event, RequestSent):
             self.columns["method"] = event.method
@@ -256,9 +255,11 @@ class Writer:
                 if rec.id is None:
                     self.lost += 1
                     continue
-                if isinstance(event, StreamItem):
-                    rec.pack.append(event)
-                    rec.account(event, len(event.raw), "")
+                if isinstance(event, tuple | StreamItem):
+                    record = event if isinstance(event, tuple) else item_record(event)
+                    rec.pack.append(record)
+                    rec.items += 1
+                    rec.size += len(record[2])
                     touched[rec.id] = rec
                     continue
                 self._pack_row(rec, rows)

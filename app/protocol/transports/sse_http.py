@@ -62,6 +62,12 @@ if TYPE_CHECKING:
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024
 
+# Items per batch at most. A chunk of small events holds hundreds; each item's parsed JSON
+# is a handful of objects the garbage collector tracks, and a batch too big to die young
+# (before the collector's first generation fills) moves them all to the old generations,
+# whose full collections stall the GUI for tens of milliseconds.
+_BATCH_ITEMS = 50
+
 
 def is_event_stream(content_type_value: str) -> bool:
     """True for ``text/event-stream`` (parameters such as ``charset`` ignored)."""
@@ -173,6 +179,9 @@ async def _stream_batches(
                 error = _judge_item(item, judge, clock)
                 if error is not None:
                     batch.append(error)
+                if len(batch) >= _BATCH_ITEMS:
+                    yield batch
+                    batch = []
             if decoder.pending_bytes > max_bytes:
                 batch.append(
                     ExchangeError(
