@@ -185,15 +185,7 @@ class Writer:
                         break
                     if self._urgent.wait(remaining):
                         self._urgent.clear()
-                events: list[tuple[Recorder, Any]] = []
-                for message in batch:
-                    rec, payload = message
-                    if isinstance(rec, str):
-                        continue
-                    if type(payload) is list:  # fed with feed_all
-                        events += [(rec, event) for event in payload]
-                    else:
-                        events.append(message)
+                events = [m for m in batch if not isinstance(m[0], str)]
                 if events:
                     self._write(db, events)
                 for kind, payload in (m for m in batch if isinstance(m[0], str)):
@@ -228,9 +220,36 @@ class Writer:
                 return False
         return True
 
+    def _store_event(
+        self, rec: Recorder, event: Any, rows: list[tuple[int, int, str, float, str, bytes]]
+    ) -> None:
+        """One event of ``rec`` (a stored entry): a stream item joins its pack, anything
+        else becomes a row of its own (after the pack waiting before it)."""
+        if isinstance(event, tuple | StreamItem):
+            record = event if isinstance(event, tuple) else item_record(event)
+            rec.pack.append(record)
+            rec.items += 1
+            rec.size += len(record[2])
+            return
+        self._pack_row(rec, rows)
+        try:
+            kind, t, meta, payload = encode(event, rec.mask)
+        except Exception:
+            log.exception("cannot record %r", event)
+            self.lost += 1
+            return
+        assert rec.id is not None
+        rec.n += 1
+        rows.append((rec.id, rec.n, kind, t, meta, payload))
+        rec.account(event, len(payload), meta)
+
     def _write(self, db: sqlite3.Connection | None, batch: list[tuple[Recorder, Any]]) -> None:
         if db is None:
-            self.lost += sum(1 for _rec, event in batch if event is not None)
+            self.lost += sum(
+                len(event) if type(event) is list else 1
+                for _rec, event in batch
+                if event is not None
+            )
             for rec, event in batch:
                 if event is None:
                     rec.began(None)
@@ -253,25 +272,19 @@ class Writer:
                     began.append(rec)
                     continue
                 if rec.id is None:
-                    self.lost += 1
+                    self.lost += len(event) if type(event) is list else 1
                     continue
-                if isinstance(event, tuple | StreamItem):
-                    record = event if isinstance(event, tuple) else item_record(event)
-                    rec.pack.append(record)
-                    rec.items += 1
-                    rec.size += len(record[2])
+                if type(event) is list:  # fed with feed_all: mostly item records
+                    for one in event:
+                        if type(one) is tuple:
+                            rec.pack.append(one)
+                            rec.items += 1
+                            rec.size += len(one[2])
+                        else:
+                            self._store_event(rec, one, rows)
                     touched[rec.id] = rec
                     continue
-                self._pack_row(rec, rows)
-                try:
-                    kind, t, meta, payload = encode(event, rec.mask)
-                except Exception:
-                    log.exception("cannot record %r", event)
-                    self.lost += 1
-                    continue
-                rec.n += 1
-                rows.append((rec.id, rec.n, kind, t, meta, payload))
-                rec.account(event, len(payload), meta)
+                self._store_event(rec, event, rows)
                 touched[rec.id] = rec
             ended_ids: list[int] = []
             for rec in touched.values():
