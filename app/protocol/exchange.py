@@ -205,7 +205,7 @@ async def run_batches(
                     if out:
                         yield out
         if judge is not None and outcome is Outcome.OK:
-            verdict = [
+            verdict: EventBatch = [
                 clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
                 for message in judge.verdict()
             ]
