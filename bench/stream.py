@@ -93,7 +93,7 @@ async def _serve(events: int) -> None:
         finally:
             writer.close()
 
-    class Servicer(a2a_pb2_grpc.A2AServiceServicer):  # type: ignore[misc]
+    class Servicer(a2a_pb2_grpc.A2AServiceServicer):
         async def SendStreamingMessage(self, request: Any, context: Any) -> Any:
             for n in range(1, events + 1):
                 yield a2a_pb2.StreamResponse(
