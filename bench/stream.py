@@ -1,26 +1,31 @@
 """Stream benchmark: 20 000 small events, raw consumption vs the app's pipeline into the timeline.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/stream.py [--runs 5] [--only sse|grpc]
+        [--scale] [--history-off]
 
 A loopback server (a subprocess: HTTP SSE for JSON-RPC, plus a grpc.aio server) sends N
 small JSON-RPC status-update events as fast as it can. Measured in the same run:
 
 - (a) SSE raw: httpx-sse ``aiter_sse`` + ``json.loads``, no UI;
 - (b) SSE app: a request tab in the main window (shown offscreen) sends
-  ``SendStreamingMessage``; the exchange pipeline feeds the timeline model;
-- the same for gRPC: a raw ``grpc.aio`` loop vs the app's gRPC binding into the timeline;
-- (c) SSE app with history on: as (b), each exchange also recorded by the GUI's history
-  (a store in a temporary data directory); printed: its rate, the ratio on/off (c/b) and
-  the stream items missing from the stored entry (must be 0). (b) runs with history off.
+  ``SendStreamingMessage``; the exchange pipeline feeds the timeline model, and the GUI's
+  history records the exchange (a store in a temporary data directory), as it does for
+  every exchange a user sends;
+- the same for gRPC: a raw ``grpc.aio`` loop vs the app's gRPC binding into the timeline.
 
-Printed: events/s for each, the ratio app/raw (target >= 0.5), events lost (must be 0) and
-the longest GUI event-loop stall during the app run (target < 50 ms), measured with a 5 ms
-``QTimer``.
+Printed per binding: events/s for each, the ratio app/raw against its target (SSE >= 0.6,
+gRPC >= 0.8: ``OK``/``MISS``), events lost (timeline and store, must be 0) and the longest
+GUI event-loop stall during the app run (target < 50 ms), measured with a 5 ms ``QTimer``.
+
+``--scale`` adds a *scale* line per binding: the ratio and the app's microseconds per event
+at 5 000, 20 000 and 80 000 events (one pair of runs each, a server per size), to show how
+the cost grows (it should stay flat: linear time). ``--history-off`` adds the SSE app with
+history off vs on (the cost of recording).
 
 The machine may be busy with other work: ``--runs`` pairs of runs are made per binding (raw
 and app back to back, alternating which goes first, each starting after ``gc.collect()``),
-and the medians are printed with every run's figure. The ratio is the median of the pairs'
-ratios. Same server, same events, same count on both sides.
+and the medians are printed with every run's figure (the spread). The ratio is the median of
+the pairs' ratios. Same server, same events, same count on both sides.
 """
 
 from __future__ import annotations
@@ -88,7 +93,7 @@ async def _serve(events: int) -> None:
         finally:
             writer.close()
 
-    class Servicer(a2a_pb2_grpc.A2AServiceServicer):  # type: ignore[misc]
+    class Servicer(a2a_pb2_grpc.A2AServiceServicer):
         async def SendStreamingMessage(self, request: Any, context: Any) -> Any:
             for n in range(1, events + 1):
                 yield a2a_pb2.StreamResponse(
@@ -241,6 +246,10 @@ async def measure(
     return raws, apps
 
 
+TARGETS = {"SSE (JSON-RPC)": 0.6, "gRPC": 0.8}
+"""The least app/raw ratio per binding, history recording on."""
+
+
 def report(
     name: str, events: int, raws: list[tuple[int, float]], apps: list[tuple[int, float, float]]
 ) -> None:
@@ -250,27 +259,40 @@ def report(
     stalls = [stall * 1000 for _count, _seconds, stall in apps]
     ratio = statistics.median(ratios)
     stall = statistics.median(stalls)
+    target = TARGETS[name]
     lost = max(events - count for count, _seconds, _stall in apps)
     raw_lost = max(events - count for count, _seconds in raws)
     runs = len(raws)
-    print(f"{name}: {events:,} events, {runs} run(s) each, medians")
+    print(f"{name}: {events:,} events, {runs} run(s) each, medians [every run]")
     print(
         f"  (a) raw          {statistics.median(raw_rates):>10,.0f} events/s  {_spread(raw_rates)}"
     )
     print(
         f"  (b) app→timeline {statistics.median(app_rates):>10,.0f} events/s  {_spread(app_rates)}"
+        "  (history on)"
     )
     print(
-        f"  ratio b/a        {ratio:>10.2f}   (target >= 0.5)  {'OK' if ratio >= 0.5 else 'MISS'}"
-        f"  {_spread(ratios, '.2f')}"
+        f"  ratio b/a        {ratio:>10.2f}   (target >= {target})  "
+        f"{'OK' if ratio >= target else 'MISS'}  {_spread(ratios, '.2f')}"
     )
-    print(f"  events lost      {lost:>10}   (must be 0)      {'OK' if lost == 0 else 'FAIL'}")
+    print(f"  events lost      {lost:>10}   (timeline and store; must be 0)  "
+          f"{'OK' if lost == 0 else 'FAIL'}")  # fmt: skip
     if raw_lost:
         print(f"  raw consumer lost {raw_lost} events: the server or loopback misbehaved")
     print(
         f"  longest GUI stall {stall:>9.1f} ms (target < 50)  {'OK' if stall < 50 else 'MISS'}"
         f"  {_spread(stalls, '.1f')} ms"
     )
+
+
+def report_scale(name: str, figures: list[tuple[int, float, float]]) -> None:
+    """``figures``: (events, ratio app/raw, app µs per event) per size."""
+    target = TARGETS[name]
+    ratios = " · ".join(f"{events:,}: {ratio:.2f}" for events, ratio, _us in figures)
+    costs = " / ".join(f"{us:.1f}" for _events, _ratio, us in figures)
+    verdict = "OK" if all(ratio >= target for _events, ratio, _us in figures) else "MISS"
+    print(f"  scale b/a        {ratios}  (target >= {target})  {verdict}")
+    print(f"  scale app cost   {costs} µs/event  (flat = linear)")
 
 
 async def _rate(run: Awaitable[tuple[int, float, float]]) -> tuple[int, float]:
@@ -286,12 +308,12 @@ def report_history(
     ratios = [a / b for a, b in zip(on_rates, off_rates, strict=True)]
     ratio = statistics.median(ratios)
     lost = max(events - count for count, _seconds, _stall in ons)
-    print(f"SSE (JSON-RPC) with history on: {events:,} events, {len(ons)} run(s), medians")
+    print(f"SSE (JSON-RPC) history off vs on: {events:,} events, {len(ons)} run(s), medians")
     print(
-        f"  (b) history off  {statistics.median(off_rates):>10,.0f} events/s  {_spread(off_rates)}"
+        f"  history off      {statistics.median(off_rates):>10,.0f} events/s  {_spread(off_rates)}"
     )
-    print(f"  (c) history on   {statistics.median(on_rates):>10,.0f} events/s  {_spread(on_rates)}")
-    print(f"  ratio c/b        {ratio:>10.2f}   (on/off)  {_spread(ratios, '.2f')}")
+    print(f"  history on       {statistics.median(on_rates):>10,.0f} events/s  {_spread(on_rates)}")
+    print(f"  ratio on/off     {ratio:>10.2f}   {_spread(ratios, '.2f')}")
     print(f"  events lost      {lost:>10}   (timeline and store; must be 0)  "
           f"{'OK' if lost == 0 else 'FAIL'}")  # fmt: skip
 
@@ -300,11 +322,37 @@ def _spread(values: list[float], spec: str = ",.0f") -> str:
     return "[" + ", ".join(format(v, spec) for v in values) + "]"
 
 
+class Server:
+    """The loopback server subprocess for ``events`` events per stream."""
+
+    def __init__(self, events: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", "--events", str(events)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        ports = json.loads(self.process.stdout.readline())
+        self.url = f"http://127.0.0.1:{ports['http']}/"
+        self.target = f"127.0.0.1:{ports['grpc']}"
+
+    def stop(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait(10)
+
+
+SCALE_EVENTS = (5_000, 20_000, 80_000)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=5, help="raw/app pairs per binding")
     parser.add_argument("--only", choices=["sse", "grpc"], help="one binding only")
+    parser.add_argument("--scale", action="store_true", help="ratios at 5k / 20k / 80k events")
+    parser.add_argument("--history-off", action="store_true", help="SSE app history off vs on")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -317,17 +365,9 @@ def main() -> int:
     data_home = tempfile.TemporaryDirectory(prefix="a2a-bench-")
     os.environ["XDG_DATA_HOME"] = data_home.name
     os.environ["XDG_CONFIG_HOME"] = data_home.name
-    server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", "--events", str(args.events)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server = Server(args.events)
     try:
-        assert server.stdout is not None
-        ports = json.loads(server.stdout.readline())
-        url = f"http://127.0.0.1:{ports['http']}/"
-        target = f"127.0.0.1:{ports['grpc']}"
+        url, target = server.url, server.target
 
         import qasync
         from PySide6.QtWidgets import QApplication
@@ -345,17 +385,42 @@ def main() -> int:
         if recording is not None:
             recording.opened.connect(store.append)
 
+        async def scale(name: str, binding: str) -> None:
+            figures = []
+            for events in SCALE_EVENTS:
+                sized = Server(events)
+                try:
+                    endpoint = sized.url if binding == "JSONRPC" else sized.target
+                    raw = raw_sse(sized.url) if binding == "JSONRPC" else raw_grpc(sized.target)
+                    gc.collect()
+                    count, seconds = await raw
+                    items, app_seconds, _stall = await app_run(window, endpoint, binding, history)
+                finally:
+                    sized.stop()
+                if items != events or count != events:
+                    print(f"  scale {events:,}: {events - items} events lost")
+                ratio = (items / app_seconds) / (count / seconds)
+                figures.append((events, ratio, app_seconds * 1e6 / max(items, 1)))
+            report_scale(name, figures)
+
+        history: Any = None
+
         async def run_all() -> None:
+            nonlocal history
             await window.warm_up()  # as the app does at start
             while recording is not None and not store and recording.store is None:
                 await asyncio.sleep(0.02)
             history = store[0] if store else getattr(recording, "store", None)
             if args.only != "grpc":
                 raws, apps = await measure(
-                    lambda: raw_sse(url), lambda: app_run(window, url, "JSONRPC"), args.runs
+                    lambda: raw_sse(url),
+                    lambda: app_run(window, url, "JSONRPC", history),
+                    args.runs,
                 )
                 report("SSE (JSON-RPC)", args.events, raws, apps)
-            if args.only != "grpc" and history is not None:
+                if args.scale:
+                    await scale("SSE (JSON-RPC)", "JSONRPC")
+            if args.only != "grpc" and args.history_off and history is not None:
                 offs, ons = await measure(
                     lambda: _rate(app_run(window, url, "JSONRPC")),
                     lambda: app_run(window, url, "JSONRPC", history),
@@ -364,9 +429,13 @@ def main() -> int:
                 report_history(args.events, offs, ons)
             if args.only != "sse":
                 raws, apps = await measure(
-                    lambda: raw_grpc(target), lambda: app_run(window, target, "GRPC"), args.runs
+                    lambda: raw_grpc(target),
+                    lambda: app_run(window, target, "GRPC", history),
+                    args.runs,
                 )
                 report("gRPC", args.events, raws, apps)
+                if args.scale:
+                    await scale("gRPC", "GRPC")
             if recording is not None:
                 recording.store = history  # closed by the shutdown
             await window.shutdown()
@@ -376,9 +445,7 @@ def main() -> int:
             window.close_now()
         return 0
     finally:
-        if server.stdin:
-            server.stdin.close()
-        server.wait(10)
+        server.stop()
         data_home.cleanup()
 
 

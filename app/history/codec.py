@@ -121,7 +121,18 @@ def _pairs(headers: Headers) -> list[list[str]]:
     return [list(pair) for pair in headers]
 
 
-def pack_items(items: list[StreamItem], mask: Masker) -> Row:
+ItemRecord = tuple[int, float, bytes, bool, str, str]
+"""What the store keeps of a stream item: ``(seq, t, raw, parsed, json_error, sse_event)``.
+Plain values only: a queue of them costs the garbage collector nothing (a StreamItem and
+its parsed JSON would be walked by every collection while they wait for the writer)."""
+
+
+def item_record(item: StreamItem) -> ItemRecord:
+    """The :data:`ItemRecord` of ``item``."""
+    return (item.seq, item.t, item.raw, item.json is not NOT_JSON, item.json_error, item.sse_event)
+
+
+def pack_items(items: list[ItemRecord], mask: Masker) -> Row:
     """Consecutive stream items as one row, credentials masked: kind ``items``, ``meta`` a
     list of ``[seq, t, size, parsed, json_error, sse_event]`` (the last two only when set;
     rows written before the SSE id was dropped carry a third, ignored), ``payload`` the raw
@@ -132,14 +143,16 @@ def pack_items(items: list[StreamItem], mask: Masker) -> Row:
     """
     metas: list[list[Any]] = []
     raws: list[bytes] = []
-    for item in items:
-        raw = mask.data(item.raw) if mask.has_secrets else item.raw
+    masked = mask.has_secrets
+    for seq, t, raw, parsed, json_error, sse_event in items:
+        if masked:
+            raw = mask.data(raw)
         raws.append(raw)
-        entry: list[Any] = [item.seq, item.t, len(raw), item.json is not NOT_JSON]
-        if item.json_error or item.sse_event:
-            entry += [mask.text(item.json_error), item.sse_event]
+        entry: list[Any] = [seq, t, len(raw), parsed]
+        if json_error or sse_event:
+            entry += [mask.text(json_error), sse_event]
         metas.append(entry)
-    return "items", items[0].t, _dumps_list(metas), b"".join(raws)
+    return "items", items[0][1], _dumps_list(metas), b"".join(raws)
 
 
 def _dumps_list(value: list[Any]) -> str:

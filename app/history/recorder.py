@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.history import retention
-from app.history.codec import Masker, encode, pack_items
+from app.history.codec import ItemRecord, Masker, encode, item_record, pack_items
 from app.history.schema import connect
 from app.protocol.events import (
     ExchangeEnd,
@@ -60,7 +60,7 @@ class Recorder:
         self.id: int | None = None
         self.n = 0
         self.ended = False
-        self.pack: list[StreamItem] = []
+        self.pack: list[ItemRecord] = []
         """Stream items waiting to be stored as one row."""
         self.columns: dict[str, Any] = {
             "started_at": time.time(),
@@ -86,6 +86,11 @@ class Recorder:
         """Record ``event`` (returns at once; any thread)."""
         self._writer.put((self, event))
 
+    def feed_all(self, events: Iterable[ExchangeEvent]) -> None:
+        """Record ``events`` in order (a batch of a fast stream: one queue entry; its
+        stream items queued as plain :data:`~app.history.codec.ItemRecord` s)."""
+        self._writer.put((self, [item_record(e) if type(e) is StreamItem else e for e in events]))
+
     def close(self, timeout: float | None = None) -> bool:
         """Wait until everything fed is stored; False if ``timeout`` ran out first."""
         return self._writer.flush(timeout)
@@ -103,11 +108,9 @@ class Recorder:
         self._id_ready.set()
 
     def account(self, event: ExchangeEvent, payload_size: int, meta: str) -> None:
-        """Update the entry's summary columns for one stored event."""
-        if isinstance(event, StreamItem):
-            self.items += 1
-            self.size += payload_size
-        elif isinstance(event, ResponseBody):
+        """Update the entry's summary columns for one stored event (stream items are
+        counted as they are packed)."""
+        if isinstance(event, ResponseBody):
             self.size += payload_size
         elif isinstance(event, RequestSent):
             self.columns["method"] = event.method
@@ -217,9 +220,36 @@ class Writer:
                 return False
         return True
 
+    def _store_event(
+        self, rec: Recorder, event: Any, rows: list[tuple[int, int, str, float, str, bytes]]
+    ) -> None:
+        """One event of ``rec`` (a stored entry): a stream item joins its pack, anything
+        else becomes a row of its own (after the pack waiting before it)."""
+        if isinstance(event, tuple | StreamItem):
+            record = event if isinstance(event, tuple) else item_record(event)
+            rec.pack.append(record)
+            rec.items += 1
+            rec.size += len(record[2])
+            return
+        self._pack_row(rec, rows)
+        try:
+            kind, t, meta, payload = encode(event, rec.mask)
+        except Exception:
+            log.exception("cannot record %r", event)
+            self.lost += 1
+            return
+        assert rec.id is not None
+        rec.n += 1
+        rows.append((rec.id, rec.n, kind, t, meta, payload))
+        rec.account(event, len(payload), meta)
+
     def _write(self, db: sqlite3.Connection | None, batch: list[tuple[Recorder, Any]]) -> None:
         if db is None:
-            self.lost += sum(1 for _rec, event in batch if event is not None)
+            self.lost += sum(
+                len(event) if type(event) is list else 1
+                for _rec, event in batch
+                if event is not None
+            )
             for rec, event in batch:
                 if event is None:
                     rec.began(None)
@@ -242,23 +272,19 @@ class Writer:
                     began.append(rec)
                     continue
                 if rec.id is None:
-                    self.lost += 1
+                    self.lost += len(event) if type(event) is list else 1
                     continue
-                if isinstance(event, StreamItem):
-                    rec.pack.append(event)
-                    rec.account(event, len(event.raw), "")
+                if type(event) is list:  # fed with feed_all: mostly item records
+                    for one in event:
+                        if type(one) is tuple:
+                            rec.pack.append(one)
+                            rec.items += 1
+                            rec.size += len(one[2])
+                        else:
+                            self._store_event(rec, one, rows)
                     touched[rec.id] = rec
                     continue
-                self._pack_row(rec, rows)
-                try:
-                    kind, t, meta, payload = encode(event, rec.mask)
-                except Exception:
-                    log.exception("cannot record %r", event)
-                    self.lost += 1
-                    continue
-                rec.n += 1
-                rows.append((rec.id, rec.n, kind, t, meta, payload))
-                rec.account(event, len(payload), meta)
+                self._store_event(rec, event, rows)
                 touched[rec.id] = rec
             ended_ids: list[int] = []
             for rec in touched.values():

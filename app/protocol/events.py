@@ -255,3 +255,9 @@ ExchangeEvent = (
     | ExchangeFinding
     | ExchangeEnd
 )
+
+EventBatch = list[ExchangeEvent]
+"""Events that arrived together (the stream items of one chunk read off the socket, each
+followed by what judges it), in order. The bindings and
+:func:`app.protocol.exchange.run_batches` hand events over in batches so that the per-event
+cost of generators and signals is paid once per chunk rather than once per item."""

@@ -32,6 +32,7 @@ from app.protocol.errors import UsageError
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
+    EventBatch,
     ExchangeEnd,
     ExchangeError,
     ExchangeEvent,
@@ -99,6 +100,18 @@ async def run(
         ``Outcome.CANCELLED`` is yielded if the consumer is still listening. Nothing is
         raised for failures; error texts never contain the request's credentials.
     """
+    async with aclosing(run_batches(request, http=http)) as batches:
+        async for batch in batches:
+            for event in batch:
+                yield event
+
+
+async def run_batches(
+    request: A2ARequest, *, http: httpx.AsyncClient | None = None
+) -> AsyncGenerator[EventBatch, None]:
+    """:func:`run`, the events handed over in batches (never empty) as they arrived together
+    (the stream items of one chunk, each with its findings and errors): a consumer that shows a fast
+    stream pays its per-event costs (a signal, a model insert) once per batch."""
     clock = Clock()
     outcome = Outcome.OK
     secrets = request_secrets(
@@ -126,7 +139,7 @@ async def run(
                 and (prepared.binding is Binding.GRPC or request.network.is_plain(request.endpoint))
                 else await stack.enter_async_context(await _private_client(request))
             )
-            async with aclosing(_dispatch(prepared, client, clock)) as events:
+            async with aclosing(_dispatch(prepared, client, clock)) as batches:
                 budget: float | None = request.timeout  # waiting left before the answer
                 limits = _Limits(request, clock)
                 while True:
@@ -134,71 +147,103 @@ async def run(
                     wait, bound = limits.wait(budget)
                     try:
                         if wait is None:
-                            event = await anext(events)
+                            batch = await anext(batches)
                         else:
                             async with asyncio.timeout(wait):
-                                event = await anext(events)
+                                batch = await anext(batches)
                     except StopAsyncIteration:
                         break
                     except TimeoutError:
                         if bound is _Bound.GRACE:
-                            yield ExchangeFinding(clock.now(), limits.lingering())
+                            yield [ExchangeFinding(clock.now(), limits.lingering())]
                         elif bound is _Bound.DEADLINE:
-                            yield clean(limits.deadline_error())
+                            yield [clean(limits.deadline_error())]
                         else:
-                            yield clean(
-                                ExchangeError(
-                                    clock.now(),
-                                    ErrorKind.TRANSPORT,
-                                    f"No complete answer within {request.timeout:g} s",
+                            yield [
+                                clean(
+                                    ExchangeError(
+                                        clock.now(),
+                                        ErrorKind.TRANSPORT,
+                                        f"No complete answer within {request.timeout:g} s",
+                                    )
                                 )
-                            )
+                            ]
                         break
                     if budget is not None:
                         budget -= clock.now() - started
-                        if isinstance(event, ResponseBody) or (
-                            judge is not None and isinstance(event, ResponseHead)
-                        ):
-                            budget = None
-                    if isinstance(event, ExchangeError):
-                        event = clean(event)
-                    elif isinstance(event, RequestSent):
-                        event = dataclasses.replace(
-                            event,
-                            url=mask_url_query(event.url, ()),
-                            streaming=prepared.streaming,
-                            version=request.version,
-                            secret_headers=request.secret_headers,
-                            secret_query=request.secret_query,
-                            tls_unverified=request.network.tls.insecure and _is_tls(event.url),
-                            proxy=request.network.proxy.shown_for(request.endpoint) or "",
-                        )
-                    # Every credential value, wherever it turns up (a server echo too).
-                    event = mask_event(event, secrets)
-                    if judge is not None:
-                        judge.see(event)
-                    yield event
-                    for found in limits.findings(event):
-                        # Findings quote the server's values: masked like error texts.
-                        finding = dataclasses.replace(
-                            found.finding,
-                            message=redact(found.finding.message, secrets),
-                            raw=redact(found.finding.raw, secrets),
-                        )
-                        yield dataclasses.replace(found, finding=finding)
+                        for event in batch:
+                            if isinstance(event, ResponseBody) or (
+                                judge is not None and isinstance(event, ResponseHead)
+                            ):
+                                budget = None
+                    out: EventBatch = []
+                    for event in batch:
+                        if type(event) is StreamItem and not secrets:
+                            # The bulk of a stream: nothing to mask or fill in.
+                            if judge is not None:
+                                judge.see(event)
+                            out.append(event)
+                            found = limits.item_findings(event)
+                            if found:
+                                out += _masked_findings(found, secrets)
+                            continue
+                        if isinstance(event, ExchangeError):
+                            event = clean(event)
+                        elif isinstance(event, RequestSent):
+                            event = dataclasses.replace(
+                                event,
+                                url=mask_url_query(event.url, ()),
+                                streaming=prepared.streaming,
+                                version=request.version,
+                                secret_headers=request.secret_headers,
+                                secret_query=request.secret_query,
+                                tls_unverified=request.network.tls.insecure and _is_tls(event.url),
+                                proxy=request.network.proxy.shown_for(request.endpoint) or "",
+                            )
+                        # Every credential value, wherever it turns up (a server echo too).
+                        event = mask_event(event, secrets)
+                        if judge is not None:
+                            judge.see(event)
+                        out.append(event)
+                        out += _masked_findings(limits.findings(event), secrets)
+                    if out:
+                        yield out
         if judge is not None and outcome is Outcome.OK:
-            for message in judge.verdict():
-                yield clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
+            verdict: EventBatch = [
+                clean(ExchangeError(clock.now(), ErrorKind.PROTOCOL, message))
+                for message in judge.verdict()
+            ]
+            if verdict:
+                yield verdict
     except UsageError as exc:
-        yield clean(ExchangeError(clock.now(), ErrorKind.USAGE, str(exc)))
+        yield [clean(ExchangeError(clock.now(), ErrorKind.USAGE, str(exc)))]
     except asyncio.CancelledError:
-        yield ExchangeEnd(clock.now(), Outcome.CANCELLED)
+        yield [ExchangeEnd(clock.now(), Outcome.CANCELLED)]
         raise
     except Exception as exc:
         log.debug("exchange failed", exc_info=True)
         message = f"Unexpected {type(exc).__name__}: {exc}"
-        yield clean(ExchangeError(clock.now(), ErrorKind.TRANSPORT, message))
-    yield ExchangeEnd(clock.now(), outcome)
+        yield [clean(ExchangeError(clock.now(), ErrorKind.TRANSPORT, message))]
+    yield [ExchangeEnd(clock.now(), outcome)]
+
+
+def _masked_findings(
+    found: list[ExchangeFinding], secrets: tuple[str, ...]
+) -> list[ExchangeFinding]:
+    """Findings quote the server's values: masked like error texts."""
+    if not found or not secrets:
+        return found
+    return [
+        dataclasses.replace(
+            f,
+            finding=dataclasses.replace(
+                f.finding,
+                message=redact(f.finding.message, secrets),
+                raw=redact(f.finding.raw, secrets),
+            ),
+        )
+        for f in found
+    ]
 
 
 class _Bound(Enum):
@@ -238,15 +283,23 @@ class _Limits:
     def findings(self, event: ExchangeEvent) -> list[ExchangeFinding]:
         """The findings ``event`` carries; notes when a stream's task has ended."""
         if isinstance(event, StreamItem):
-            info = classify_item(event)
-            if self._grace_at is None and self._ended(info.kind, info.final, info.state):
-                self._grace_at = self._clock.now() + STREAM_END_GRACE_S
-            found = item_findings(self._version, self._binding, event.json, info)
-            return [ExchangeFinding(event.t, f, event.seq) for f in found]
+            return self.item_findings(event)
         if isinstance(event, ResponseBody) and event.json is not NOT_JSON:
             found = body_findings(self._version, self._binding, event.json)
             return [ExchangeFinding(event.t, f) for f in found]
         return []
+
+    def item_findings(self, item: StreamItem) -> list[ExchangeFinding]:
+        """The findings of one stream item (runs for every item: kept lean)."""
+        info = item.info
+        if info is None:
+            info = classify_item(item)
+        if self._grace_at is None and self._ended(info.kind, info.final, info.state):
+            self._grace_at = self._clock.now() + STREAM_END_GRACE_S
+        found = item_findings(self._version, self._binding, item.json, info)
+        if not found:
+            return []
+        return [ExchangeFinding(item.t, f, item.seq) for f in found]
 
     def _ended(self, kind: ItemKind, final: bool | None, state: TaskState | None) -> bool:
         if kind in (ItemKind.ERROR, ItemKind.COMMENT, ItemKind.INCOMPLETE):
@@ -325,7 +378,7 @@ async def _private_client(request: A2ARequest) -> httpx.AsyncClient:
 
 def _dispatch(
     prepared: PreparedCall, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[ExchangeEvent, None]:
+) -> AsyncGenerator[EventBatch, None]:
     if prepared.binding is Binding.JSONRPC:
         return jsonrpc.exchange(prepared, client, clock)
     if prepared.binding is Binding.HTTP_JSON:

@@ -119,6 +119,8 @@ def check_depth(value: Any, encoded: bytes | None = None) -> None:
     brackets inside strings or real depth keep some.
     """
     if encoded is not None:
+        if encoded.count(b"[") + encoded.count(b"{") <= MAX_DEPTH:
+            return  # too few brackets to nest that deep (a stream item, most bodies)
         brackets = encoded.translate(_BRACKETS, _NOT_BRACKETS)
         if _DEEP_RUN not in brackets:
             for _ in range(MAX_DEPTH):
@@ -176,7 +178,7 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
     ("line 1, column 2: Expecting value", "not UTF-8 text: …", "empty") or the limit broken
     ("NaN is not a JSON value at $.result.x")."""
     encoded = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    if not encoded.strip():
+    if not encoded or encoded.isspace():
         return NOT_JSON, "empty"
     try:
         if _LONG_DIGITS not in encoded.translate(_DIGITS_ONLY):
@@ -198,6 +200,6 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
 
 def parse_event_data(data: str) -> tuple[Any, str]:
     """:func:`parse_json` for the ``data`` of one SSE frame (blank data: ``"empty data"``)."""
-    if not data.strip():
+    if not data or data.isspace():
         return NOT_JSON, "empty data"
     return parse_json(data)

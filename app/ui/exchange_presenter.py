@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject
 
 from app.protocol.events import (
     NOT_JSON,
+    EventBatch,
     ExchangeEnd,
     ExchangeError,
     ExchangeFinding,
@@ -55,7 +56,7 @@ class ExchangePresenter(QObject):
         self._timeline_on = False
         self._last_row: int | None = None  # the timeline row of the item just received
         controller.started.connect(self._on_started)
-        controller.event_arrived.connect(self._on_event)
+        controller.events_arrived.connect(self._on_events)
         controller.finished.connect(self._on_finished)
         controller.side_event_arrived.connect(self._on_side_event)
         controller.side_finished.connect(self._timeline.end_side_exchange)
@@ -64,6 +65,17 @@ class ExchangePresenter(QObject):
         self._timeline_on = streaming
         self._last_row = None
         self._view.start_waiting()
+
+    def _on_events(self, events: EventBatch) -> None:
+        timeline = self._timeline if self._timeline_on else None
+        view = self._view
+        for event in events:
+            if timeline is not None and type(event) is StreamItem:
+                # The bulk of a stream, straight to its row (and the elapsed counter's count).
+                view.note_item(event.t, len(event.raw))
+                self._last_row = timeline.add_item(event)
+            else:
+                self._on_event(event)
 
     def _on_event(self, event: object) -> None:
         view = self._view

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.history.recorder import Recorder
 from app.history.store import HistoryStore, HistoryUnavailable
+from app.protocol.events import EventBatch
 from app.protocol.request import A2ARequest
 from app.session import TabState, state_to_dict, strip_secrets
 
@@ -154,13 +155,17 @@ class HistoryRecording(QObject):
             if slot[0] is not None:
                 slot[0].feed(event)  # type: ignore[arg-type]
 
+        def feed_all(slot: list[Recorder | None], events: EventBatch) -> None:
+            if slot[0] is not None:
+                slot[0].feed_all(events)
+
         def end(slot: list[Recorder | None]) -> None:
             if slot[0] is not None:
                 slot[0] = None
                 self._announce()
 
         controller.started.connect(lambda request, _streaming: begin(main, request))
-        controller.event_arrived.connect(lambda event: feed(main, event))
+        controller.events_arrived.connect(lambda events: feed_all(main, events))
         controller.finished.connect(lambda: end(main))
         controller.side_started.connect(lambda request: begin(side, request))
         controller.side_event_arrived.connect(lambda event: feed(side, event))

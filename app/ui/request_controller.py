@@ -1,9 +1,11 @@
 """One request tab's exchanges: the running request and the side request beside it.
 
-:class:`RequestController` runs :func:`app.protocol.exchange.run` and re-emits its events as
-signals; the tab's form and views only listen. The *side* exchange is a request sent while
-the main one may still run (*Cancel task* next to an open stream); its events go to
-``side_event_arrived`` so that they never end the main exchange.
+:class:`RequestController` runs :func:`app.protocol.exchange.run_batches` and re-emits its
+events as signals, a batch at a time (the stream items of one chunk read off the socket: a
+fast stream costs one signal per chunk, not per item); the tab's form and views only listen.
+The *side* exchange is a request sent while the main one may still run (*Cancel task* next
+to an open stream); its events go to ``side_event_arrived`` so that they never end the main
+exchange.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Coroutine
+from contextlib import aclosing
 from typing import Any
 
 import httpx
 from PySide6.QtCore import QObject, Signal
 
 from app.protocol import exchange
-from app.protocol.events import StreamItem
+from app.protocol.events import EventBatch, ResponseBody
 from app.protocol.followups import is_streaming
 from app.protocol.request import A2ARequest
 from app.ui.tasks import OwnedTask
@@ -31,8 +34,8 @@ class RequestController(QObject):
 
     Signals:
         started: the main exchange starts (args: the A2ARequest, whether it streams).
-        event_arrived: an event of the main exchange (arg: the ExchangeEvent). Not named
-            ``event``: that would hide :meth:`QObject.event`, which Qt calls to deliver events.
+        events_arrived: events of the main exchange, in order (arg: a non-empty
+            :data:`~app.protocol.events.EventBatch`, a list the listeners must not change).
         finished: the main exchange is over: ended, failed or cancelled (no args).
         side_started: the side exchange starts (arg: the A2ARequest).
         side_event_arrived: an event of the side exchange (arg: the ExchangeEvent).
@@ -40,7 +43,7 @@ class RequestController(QObject):
     """
 
     started = Signal(object, bool)
-    event_arrived = Signal(object)
+    events_arrived = Signal(object)
     finished = Signal()
     side_started = Signal(object)
     side_event_arrived = Signal(object)
@@ -92,11 +95,15 @@ class RequestController(QObject):
     async def _run(self, request: A2ARequest) -> None:
         breathed = time.perf_counter()
         try:
-            async for event in exchange.run(request, http=self._http_client()):
-                self.event_arrived.emit(event)
-                while self._held:
-                    await self._held.pop(0)
-                if isinstance(event, StreamItem):
+            batches = exchange.run_batches(request, http=self._http_client())
+            async with aclosing(batches):
+                async for batch in batches:
+                    if any(type(event) is ResponseBody for event in batch):
+                        # A listener may hold the events after a body (see hold()).
+                        for event in batch:
+                            await self._emit([event])
+                    else:
+                        await self._emit(batch)
                     # A fast stream arrives in big chunks: let the GUI breathe between them.
                     now = time.perf_counter()
                     if now - breathed > _BREATHE_S:
@@ -107,6 +114,11 @@ class RequestController(QObject):
                 work.close()
             self._held.clear()
             self.finished.emit()
+
+    async def _emit(self, batch: EventBatch) -> None:
+        self.events_arrived.emit(batch)
+        while self._held:
+            await self._held.pop(0)
 
     async def _run_side(self, request: A2ARequest) -> None:
         try:

@@ -19,6 +19,7 @@ from app.protocol.catalog import MethodRole, MethodSpec, TemplateContext, find_m
 from app.protocol.errors import UsageError
 from app.protocol.events import (
     ErrorKind,
+    EventBatch,
     ExchangeEnd,
     ExchangeError,
     Outcome,
@@ -90,7 +91,7 @@ class RequestTab(RequestForm):
         self.presenter = ExchangePresenter(
             self.controller, self.response_view, self.timeline, self._note_task
         )
-        self.controller.event_arrived.connect(self._on_exchange_event)  # after the presenter's
+        self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
@@ -464,9 +465,10 @@ class RequestTab(RequestForm):
         self.message_text_edit.setFocus()
         self.message_text_edit.selectAll()
 
-    def _on_exchange_event(self, event: object) -> None:
-        if isinstance(event, ExchangeEnd):
-            self.exchange_finished.emit(event)
+    def _on_exchange_events(self, events: EventBatch) -> None:
+        last = events[-1]  # the end is the last event of an exchange
+        if isinstance(last, ExchangeEnd):
+            self.exchange_finished.emit(last)
 
     def _on_exchange_over(self) -> None:
         self._set_busy(False)

@@ -138,6 +138,35 @@ async def test_20000_event_stream_is_stored_completely(tmp_path: Path) -> None:
             store.close()
 
 
+async def test_batched_stream_is_stored_like_one_event_at_a_time(tmp_path: Path) -> None:
+    # The GUI feeds whole batches (exchange.run_batches → Recorder.feed_all): the stored
+    # entry is event for event what the exchange yielded.
+    count = 2_000
+    frames = [_frame(n, n == count) for n in range(1, count + 1)]
+    script = [b"".join(frames[i : i + 300]) for i in range(0, count, 300)]
+    with sse_server(script, pause=0.0) as server:
+        request = _request(server.url, "SendStreamingMessage", Binding.JSONRPC)
+        store = HistoryStore.open()
+        try:
+            recorder = store.recorder(request, source="test")
+            events: list[ExchangeEvent] = []
+            async for batch in exchange.run_batches(request):
+                assert batch  # never empty
+                recorder.feed_all(batch)
+                events += batch
+            assert recorder.close(30)
+            exchange_id = recorder.exchange_id
+            assert exchange_id is not None
+            assert isinstance(events[-1], ExchangeEnd)
+            assert sum(isinstance(e, StreamItem) for e in events) == count
+            entry = store.entry(exchange_id)
+            assert entry is not None
+            assert (entry.items, entry.outcome) == (count, "ok")
+            assert store.events(exchange_id)[1:] == events[1:]
+        finally:
+            store.close()
+
+
 @pytest.mark.peer
 @pytest.mark.parametrize("method", ["SendMessage", "SendStreamingMessage"])
 async def test_grpc(sdk_peer: dict[str, Any], method: str) -> None:

@@ -39,6 +39,7 @@ from app.protocol.clock import Clock
 from app.protocol.errors import UsageError
 from app.protocol.events import (
     ErrorKind,
+    EventBatch,
     ExchangeError,
     ExchangeEvent,
     Headers,
@@ -239,8 +240,9 @@ def to_json(message: Message) -> tuple[bytes, Any]:
 
 async def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send one gRPC call; yield its events (without the final ExchangeEnd).
+) -> AsyncGenerator[EventBatch, None]:
+    """Send one gRPC call; yield its events (without the final ExchangeEnd) in batches
+    (one per message read: the library hands them over one at a time).
 
     ``client`` is unused (the signature is every transport's). Unary calls get
     ``request.timeout`` as deadline; streaming calls have none (a subscription may wait
@@ -280,23 +282,25 @@ async def exchange(
         shown = tuple(
             (k, v if isinstance(v, str) else base64.b64encode(v).decode()) for k, v in metadata
         )
-        yield RequestSent(
-            clock.now(),
-            "gRPC",
-            target.origin + path,
-            shown,
-            sent_bytes,
-            request.method,
-            descriptors=grpc_descriptors(spec.version),
-        )
+        yield [
+            RequestSent(
+                clock.now(),
+                "gRPC",
+                target.origin + path,
+                shown,
+                sent_bytes,
+                request.method,
+                descriptors=grpc_descriptors(spec.version),
+            )
+        ]
         head_sent = False
         try:
             events = _stream(call, clock) if method.server_streaming else _unary(spec, call, clock)
             async for event in events:
                 head_sent = head_sent or isinstance(event, ResponseHead)
-                yield event
+                yield [event]
         except grpc.aio.AioRpcError as exc:
-            for event in _failure(
+            yield _failure(
                 exc,
                 clock,
                 target,
@@ -304,8 +308,7 @@ async def exchange(
                 head_sent=head_sent,
                 streaming=method.server_streaming,
                 tls_words=await _tls_words(exc, target, request),
-            ):
-                yield event
+            )
         finally:
             # Closing the generator early (consumer cancelled) must stop the call too.
             if not call.done():
@@ -377,7 +380,7 @@ def _failure(
     head_sent: bool,
     streaming: bool,
     tls_words: str | None = None,
-) -> list[ExchangeEvent]:
+) -> EventBatch:
     """Events for a failed call: a ResponseHead with the status (unless a stream already
     had one; a streaming call's head says so: no body follows) and an ExchangeError;
     ``transport`` when no server answered at all."""
@@ -406,7 +409,7 @@ def _failure(
             lines = (str(err),)
         else:
             lines, data = rich.lines, list(rich.details)
-    head: list[ExchangeEvent] = []
+    head: EventBatch = []
     if not head_sent:
         head.append(
             ResponseHead(clock.now(), code.value[0], code.name, "HTTP/2", initial, streaming)

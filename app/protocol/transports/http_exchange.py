@@ -3,6 +3,7 @@
 A binding builds the :class:`~app.protocol.http.HttpCall` and hands over a :class:`Judge`
 that says what an answer means in its terms; sending, reading, SSE framing and size caps
 are the same for all of them. A new HTTP binding writes its call builder and its judge.
+Events come in batches (:data:`app.protocol.events.EventBatch`), as from every binding.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from typing import Protocol
 import httpx
 
 from app.protocol.clock import Clock
-from app.protocol.events import ExchangeError, ExchangeEvent, ResponseBody, ResponseHead, StreamItem
+from app.protocol.events import EventBatch, ExchangeError, ResponseBody, ResponseHead, StreamItem
 from app.protocol.http import HttpCall, send_unary
 from app.protocol.request import PreparedCall
-from app.protocol.transports.sse_http import send_streaming
+from app.protocol.transports.sse_http import send_streaming_batches
 
 
 class Judge(Protocol):
@@ -32,31 +33,37 @@ class Judge(Protocol):
         """One stream item whose data is JSON."""
 
 
-async def exchange(
+def exchange(
     prepared: PreparedCall, call: HttpCall, judge: Judge, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send ``call`` and yield its events (without the final ExchangeEnd), each answer
-    followed by the error ``judge`` finds in it."""
+) -> AsyncGenerator[EventBatch, None]:
+    """Send ``call`` and yield its events (without the final ExchangeEnd) in batches, each
+    answer followed by the error ``judge`` finds in it."""
     request = prepared.request
     if prepared.streaming:
-        async for event in send_streaming(
+        return send_streaming_batches(
             client,
             call,
             clock,
             judge,
             timeout=request.timeout,
             max_bytes=request.max_response_bytes,
-        ):
-            yield event
-        return
+        )
+    return _unary(prepared, call, judge, client, clock)
+
+
+async def _unary(
+    prepared: PreparedCall, call: HttpCall, judge: Judge, client: httpx.AsyncClient, clock: Clock
+) -> AsyncGenerator[EventBatch, None]:
+    request = prepared.request
     head: ResponseHead | None = None
     async for event in send_unary(
         client, call, clock, timeout=request.timeout, max_bytes=request.max_response_bytes
     ):
-        yield event
+        batch: EventBatch = [event]
         if isinstance(event, ResponseHead):
             head = event
         elif isinstance(event, ResponseBody) and head is not None:
             error = judge.body(head, event, clock)
             if error is not None:
-                yield error
+                batch.append(error)
+        yield batch

@@ -18,8 +18,8 @@ from app.protocol.clock import Clock
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
+    EventBatch,
     ExchangeError,
-    ExchangeEvent,
     Headers,
     ResponseBody,
     ResponseHead,
@@ -74,8 +74,8 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[HttpCall, Any]:
 
 def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send one JSON-RPC request; yield its events (without the final ExchangeEnd).
+) -> AsyncGenerator[EventBatch, None]:
+    """Send one JSON-RPC request; yield its events (without the final ExchangeEnd) in batches.
 
     Raises:
         UsageError: the request cannot be built (nothing was sent).

@@ -28,8 +28,8 @@ from app.protocol.errors import UsageError, describe_details, jsonrpc_error_name
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
+    EventBatch,
     ExchangeError,
-    ExchangeEvent,
     Headers,
     ResponseBody,
     ResponseHead,
@@ -155,8 +155,8 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[MethodSpec, HttpCall
 
 def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send one REST request; yield its events (without the final ExchangeEnd).
+) -> AsyncGenerator[EventBatch, None]:
+    """Send one REST request; yield its events (without the final ExchangeEnd) in batches.
 
     Streams are bare ``StreamResponse`` frames, no JSON-RPC envelope.
 

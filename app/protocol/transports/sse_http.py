@@ -1,11 +1,13 @@
 """Streaming over HTTP: Server-Sent Events, whatever the binding.
 
-:func:`send_streaming` sends one prepared call and yields :class:`RequestSent`,
+:func:`send_streaming_batches` sends one prepared call and yields :class:`RequestSent`,
 :class:`ResponseHead`, then — after checking the response ``Content-Type``
 (docs/PROTOCOL.md §2.4.2, §9.1) — either one :class:`StreamItem` per SSE frame, or a
 :class:`ResponseBody` when the peer answered with a plain body (a JSON-RPC error with HTTP
 200, a REST 4xx error) instead of a stream. Errors are :class:`ExchangeError` events next to
-the items, never exceptions, and the stream goes on after a bad item.
+the items, never exceptions, and the stream goes on after a bad item. Events come in
+batches (:data:`app.protocol.events.EventBatch`): the items of one chunk read off the socket
+together; :func:`send_streaming` hands them out one at a time.
 
 What an item or a plain body *means* is the binding's business: the caller passes a
 :class:`app.protocol.transports.http_exchange.Judge` (JSON-RPC envelopes, REST error
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -34,6 +37,7 @@ from app.protocol.decoding import decoded_chunks
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
+    EventBatch,
     ExchangeError,
     ExchangeEvent,
     ResponseBody,
@@ -58,6 +62,12 @@ if TYPE_CHECKING:
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024
 
+# Items per batch at most. A chunk of small events holds hundreds; each item's parsed JSON
+# is a handful of objects the garbage collector tracks, and a batch too big to die young
+# (before the collector's first generation fills) moves them all to the old generations,
+# whose full collections stall the GUI for tens of milliseconds.
+_BATCH_ITEMS = 50
+
 
 def is_event_stream(content_type_value: str) -> bool:
     """True for ``text/event-stream`` (parameters such as ``charset`` ignored)."""
@@ -73,7 +83,27 @@ async def send_streaming(
     timeout: float,
     max_bytes: int,
 ) -> AsyncGenerator[ExchangeEvent, None]:
-    """Send ``call`` and yield its events as they arrive (no final ExchangeEnd).
+    """:func:`send_streaming_batches` one event at a time."""
+    batches = send_streaming_batches(
+        client, call, clock, judge, timeout=timeout, max_bytes=max_bytes
+    )
+    async with aclosing(batches):
+        async for batch in batches:
+            for event in batch:
+                yield event
+
+
+async def send_streaming_batches(
+    client: httpx.AsyncClient,
+    call: HttpCall,
+    clock: Clock,
+    judge: Judge,
+    *,
+    timeout: float,
+    max_bytes: int,
+) -> AsyncGenerator[EventBatch, None]:
+    """Send ``call`` and yield its events as they arrive (no final ExchangeEnd), in batches:
+    the stream items of one chunk read off the socket come together.
 
     Args:
         client: the AsyncClient (its pool and limits).
@@ -93,77 +123,100 @@ async def send_streaming(
         if isinstance(step, httpx.Response):
             response = step
         else:
-            yield step
+            yield [step]
     if response is None:
         return
     try:
         head = head_of(response, clock)
         if is_event_stream(content_type(response)):
-            yield dataclasses.replace(head, event_stream=True)
+            first: EventBatch = [dataclasses.replace(head, event_stream=True)]
             if not 200 <= head.status < 300:
-                yield ExchangeError(
-                    clock.now(),
-                    ErrorKind.RPC,
-                    f"HTTP {head.status} {head.reason} on an event stream".strip(),
-                    head.status,
-                    head.reason,
+                first.append(
+                    ExchangeError(
+                        clock.now(),
+                        ErrorKind.RPC,
+                        f"HTTP {head.status} {head.reason} on an event stream".strip(),
+                        head.status,
+                        head.reason,
+                    )
                 )
-            async for event in _stream_items(response, call, clock, timeout, max_bytes):
-                yield event
-                if isinstance(event, StreamItem):
-                    error = _judge_item(event, judge, clock)
-                    if error is not None:
-                        yield error
+            yield first
+            async for batch in _stream_batches(response, call, clock, judge, timeout, max_bytes):
+                yield batch
         else:
-            yield head
+            yield [head]
             async for event in _plain_body(response, call, clock, timeout, max_bytes):
-                yield event
-                if isinstance(event, ResponseBody):
-                    error = judge.plain(head, event, clock)
-                    if error is not None:
-                        yield error
+                error = judge.plain(head, event, clock) if isinstance(event, ResponseBody) else None
+                yield [event] if error is None else [event, error]
     finally:
         await response.aclose()
 
 
-async def _stream_items(
-    response: httpx.Response, call: HttpCall, clock: Clock, timeout: float, max_bytes: int
-) -> AsyncGenerator[ExchangeEvent, None]:
+async def _stream_batches(
+    response: httpx.Response,
+    call: HttpCall,
+    clock: Clock,
+    judge: Judge,
+    timeout: float,
+    max_bytes: int,
+) -> AsyncGenerator[EventBatch, None]:
+    """One batch per chunk read: its frames as items, each followed by its judged error."""
     decoder = SseDecoder()
     seq = 0
     try:
         async for chunk in decoded_chunks(response):
-            # A fast stream arrives in big chunks (hundreds of frames): items are made
-            # without a coroutine per frame; only a huge frame is parsed off the loop.
+            # A fast stream arrives in big chunks (hundreds of frames): their items are
+            # made in one go, without a coroutine per frame; only a huge frame is parsed
+            # off the loop.
+            batch: EventBatch = []
             for frame in decoder.feed(chunk):
                 seq += 1
                 if frame.data is not None and len(frame.data) > _THREADED_PARSE_CHARS:
-                    yield await _big_item(frame, seq, clock)
+                    item = await _big_item(frame, seq, clock)
                 else:
-                    yield _item(frame, seq, clock)
+                    item = _item(frame, seq, clock)
+                batch.append(item)
+                error = _judge_item(item, judge, clock)
+                if error is not None:
+                    batch.append(error)
+                if len(batch) >= _BATCH_ITEMS:
+                    yield batch
+                    batch = []
             if decoder.pending_bytes > max_bytes:
-                yield ExchangeError(
-                    clock.now(),
-                    ErrorKind.PROTOCOL,
-                    f"An SSE event is larger than the {max_bytes:,} byte limit; "
-                    "stopped reading the stream",
+                batch.append(
+                    ExchangeError(
+                        clock.now(),
+                        ErrorKind.PROTOCOL,
+                        f"An SSE event is larger than the {max_bytes:,} byte limit; "
+                        "stopped reading the stream",
+                    )
                 )
+                yield batch
                 return
+            if batch:
+                yield batch
     except httpx.HTTPError as exc:
+        batch = []
         for frame in decoder.close():
             seq += 1
-            yield _incomplete_item(frame, seq, clock)
+            batch.append(_incomplete_item(frame, seq, clock))
         message = describe_transport_error(exc, call.url, timeout)
-        yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Stream cut off: {message}")
+        batch.append(ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Stream cut off: {message}"))
+        yield batch
         return
+    batch = []
     for frame in decoder.close():
         seq += 1
-        yield _incomplete_item(frame, seq, clock)
-        yield ExchangeError(
-            clock.now(),
-            ErrorKind.PROTOCOL,
-            "The stream ended in the middle of an event (no blank line after the last frame)",
+        batch.append(_incomplete_item(frame, seq, clock))
+        batch.append(
+            ExchangeError(
+                clock.now(),
+                ErrorKind.PROTOCOL,
+                "The stream ended in the middle of an event (no blank line after the last frame)",
+            )
         )
+    if batch:
+        yield batch
 
 
 def _item(frame: SseEvent, seq: int, clock: Clock) -> StreamItem:
