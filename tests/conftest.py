@@ -20,7 +20,12 @@ from tests.helpers import leaks
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
-pytest_plugins = ["tests.gui_gc", "tests.peers.fixtures", "tests.peers.js_fixtures"]
+pytest_plugins = [
+    "tests.gui_gc",
+    "tests.peers.fixtures",
+    "tests.peers.js_fixtures",
+    "tests.peers.oidc_fixtures",
+]
 
 
 LEAKS_ALLOWED = "leaks_allowed"

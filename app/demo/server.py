@@ -71,7 +71,9 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.commands import cli
+from app.demo import oauth_guard
 from app.demo.agent import DemoAgentExecutor
+from app.demo.oauth_guard import IntrospectionAuthMiddleware
 from app.errors import WorkbenchError
 
 log = logging.getLogger("a2a_workbench.demo")
@@ -96,6 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
     parser.add_argument("--grpc-port", type=int, default=0, help="gRPC port; 0 picks a free one")
     parser.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on A2A endpoints")
+    parser.add_argument(
+        "--oauth-issuer",
+        metavar="URL",
+        help="require access tokens of this OpenID provider (checked by introspection)",
+    )
+    parser.add_argument(
+        "--oauth-client",
+        metavar="ID:SECRET",
+        help="the agent's own credentials at the provider's introspection endpoint",
+    )
     parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
     parser.add_argument(
         "--log-level", default="warning", help="stderr log level (default %(default)s)"
@@ -451,6 +463,15 @@ def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) 
     reflection.enable_server_reflection(names, server)
 
 
+async def _declare_oauth(card: AgentCard, args: argparse.Namespace) -> str:
+    """With ``--oauth-issuer``: the provider's flows on the card; its introspection URL."""
+    if not args.oauth_issuer:
+        return ""
+    metadata = await oauth_guard.discover(args.oauth_issuer)
+    oauth_guard.declare_schemes(card, args.oauth_issuer, metadata)
+    return str(metadata["introspection_endpoint"])
+
+
 async def _serve(args: argparse.Namespace) -> int:
     try:
         http_sock, grpc_server, grpc_port = bind_ports(
@@ -469,6 +490,7 @@ async def _serve(args: argparse.Namespace) -> int:
         "grpc_target": f"{_url_host(args.host)}:{grpc_port}",
     }
     card = build_card(urls["jsonrpc_url"], urls["rest_url"], urls["grpc_target"], token=args.token)
+    introspection = await _declare_oauth(card, args)
     extended_card = build_extended_card(card)
     signer, jwks = make_signer(base_url + JWKS_PATH)
     signer(card)
@@ -485,8 +507,14 @@ async def _serve(args: argparse.Namespace) -> int:
         extended_agent_card=extended_card,
     )
     _add_grpc_services(grpc_server, handler)
+    http_app = build_http_app(handler, card, jwks, args.token)
+    if introspection:
+        client_id, _, secret = (args.oauth_client or "").partition(":")
+        http_app = IntrospectionAuthMiddleware(
+            http_app, introspection, client_id, secret, PUBLIC_PATHS
+        )
     config = uvicorn.Config(
-        build_http_app(handler, card, jwks, args.token),
+        http_app,
         log_level=args.log_level.lower(),
         lifespan="off",
         # Bounds the wait for connections that outlive the SSE shutdown signal.
