@@ -26,6 +26,7 @@ import sys
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
+from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, with_oauth
 from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE[@header|query|cookie]",
         help="send an API key in a header (default), the query or a cookie",
     )
+    add_oauth_options(p, auth)
     p.add_argument(
         "--extension",
         action="append",
@@ -139,6 +141,13 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
             )
         return AuthConfig.api_key(name.strip(), value, location)
     return AuthConfig.none()
+
+
+def masking_auth(args: argparse.Namespace) -> AuthConfig:
+    """The credential whose header names are masked in the output (OAuth: ``Authorization``)."""
+    if args.oauth2 or args.oauth2_from_card:
+        return AuthConfig.bearer("")
+    return parse_auth(args)
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -212,9 +221,24 @@ def _read_body(source: str) -> str:
         raise CliUsageError(f"cannot read --body {source}: {exc}") from exc
 
 
-async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) -> Outcome:
+async def _run(
+    request: A2ARequest, printer: Printer, args: argparse.Namespace, oauth: CliOAuth | None = None
+) -> Outcome:
+    if oauth is None:
+        return await _exchange(request, printer, args)
+    return await with_oauth(
+        oauth, request, printer, lambda r, seen: _exchange(r, printer, args, seen)
+    )
+
+
+async def _exchange(
+    request: A2ARequest,
+    printer: Printer,
+    args: argparse.Namespace,
+    seen: list[object] | None = None,
+) -> Outcome:
     outcome = Outcome.TRANSPORT_ERROR
-    auth = parse_auth(args)
+    auth = masking_auth(args)
     async for event in recorded(
         exchange.run(request),
         request,
@@ -223,6 +247,8 @@ async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) 
         secret_query=secret_query_names(auth),
     ):
         printer.emit(event)
+        if seen is not None:
+            seen.append(event)
         if isinstance(event, ExchangeEnd):
             outcome = event.outcome
     return outcome
@@ -233,6 +259,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         request = request_from_args(args)
+        oauth = oauth_from_args(args)
     except UsageError as exc:  # CliUsageError, or the request cannot be built
         return usage_exit(
             str(exc),
@@ -241,7 +268,7 @@ def main(argv: list[str]) -> int:
                 {"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0},
             ],
         )
-    auth = parse_auth(args)
+    auth = masking_auth(args)
     printer = Printer(
         args.output,
         reveal_secrets=args.reveal_secrets,
@@ -249,7 +276,7 @@ def main(argv: list[str]) -> int:
         secret_query=secret_query_names(auth),
     )
     try:
-        outcome = asyncio.run(_run(request, printer, args))
+        outcome = asyncio.run(_run(request, printer, args, oauth))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
     except BrokenPipeError:
