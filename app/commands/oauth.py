@@ -146,6 +146,16 @@ def _failed(printer: Printer, exc: OAuthError) -> Outcome:
     return Outcome.TRANSPORT_ERROR
 
 
+async def with_token(request: A2ARequest, config: OAuthConfig, cache: TokenCache) -> A2ARequest:
+    """``request`` carrying a token for ``config`` (``run``: x-a2a ``auth: {type: oauth2}``).
+
+    Raises:
+        OAuthError: no token could be had.
+    """
+    token = await CliOAuth(config, cache=cache).token()
+    return apply_auth(request, AuthConfig.bearer(token.access_token))
+
+
 def oauth_from_args(args: argparse.Namespace) -> CliOAuth | None:
     """The OAuth settings the flags describe, None without ``--oauth2``/``--oauth2-from-card``.
 

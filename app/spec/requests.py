@@ -18,8 +18,10 @@ from app.protocol.auth import (
     secret_query_names,
 )
 from app.protocol.errors import UsageError
+from app.protocol.oauth import OAuthConfig
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
 from app.protocol.secrets import with_secrets
+from app.spec.oauth_saved import saved_to_oauth
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
 from app.spec.xa2a import (
     SavedAuth,
@@ -74,6 +76,8 @@ class Sendable:
     request: A2ARequest
     secret_headers: tuple[str, ...]
     secret_query: tuple[str, ...]
+    oauth: OAuthConfig | None = None
+    """For ``oauth2`` auth: the grant whose token the sender still has to add."""
 
 
 def to_a2a_request(
@@ -130,8 +134,10 @@ def to_a2a_request(
         tenant=sub(saved.tenant, f"{op}: x-a2a.tenant"),
         timeout=saved.timeout or DEFAULT_TIMEOUT_S,
     )
-    auth = saved_to_auth(saved.auth, resolver)
-    sendable = apply_auth(request, auth, saved.extensions)
+    oauth = saved_to_oauth(saved.auth, resolver)
+    # OAuth: the token is fetched by the sender; only Authorization is masked here.
+    auth = AuthConfig.bearer("") if oauth else saved_to_auth(saved.auth, resolver)
+    sendable = apply_auth(request, AuthConfig.none() if oauth else auth, saved.extensions)
     if resolver is not None:
         sendable = with_secrets(sendable, _secret_variable_values(saved, resolver))
     # Mask what carried a scoped secret too (e.g. X-Auth-Token: {{xAuthToken.host}}).
@@ -141,6 +147,7 @@ def to_a2a_request(
         sendable,
         tuple(dict.fromkeys((*secret_header_names(auth), *extra_headers))),
         tuple(dict.fromkeys((*secret_query_names(auth), *extra_query))),
+        oauth,
     )
 
 
