@@ -21,7 +21,7 @@ from app.protocol.errors import UsageError
 from app.protocol.oauth import OAuthConfig
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
 from app.protocol.secrets import with_secrets
-from app.spec.oauth_saved import saved_to_oauth
+from app.spec.oauth_saved import oauth_to_saved, saved_to_oauth
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
 from app.spec.xa2a import (
     SavedAuth,
@@ -40,6 +40,8 @@ def auth_to_saved(auth: AuthConfig) -> SavedAuth:
         return SavedAuth("bearer", (("token", auth.token),))
     if auth.kind is AuthKind.BASIC:
         return SavedAuth("basic", (("username", auth.username), ("password", auth.password)))
+    if auth.kind is AuthKind.OAUTH2 and auth.oauth is not None:
+        return oauth_to_saved(auth.oauth)  # the token itself is never saved
     if auth.kind is AuthKind.API_KEY:
         return SavedAuth(
             "api_key",
