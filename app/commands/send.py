@@ -3,8 +3,8 @@
     a2a-workbench send URL --method METHOD [--version 1.0|0.3] [--binding JSONRPC|HTTP+JSON|GRPC]
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
-        --api-key NAME=VALUE[@header|query|cookie]] [--extension URI]... [--force]
-        [--deadline SECONDS] [--strict]
+        --api-key NAME=VALUE[@header|query|cookie] | --oauth2 FLOW ...] [--extension URI]...
+        [--force] [--deadline SECONDS] [--strict]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
@@ -14,6 +14,7 @@ the method's request schema (a 1.0 message without ``role``; listed by JSON path
 understood, such as a 0.3 state spelling in a 1.0 answer) turns success into status 2.
 
 Credentials go to URL only; they are masked in the output unless ``--reveal-secrets``.
+``--oauth2`` and its settings: :mod:`app.commands.oauth`.
 """
 
 from __future__ import annotations
