@@ -139,3 +139,27 @@ def test_wrong_secret_shows_invalid_client(
     wait_until(lambda: "invalid_client" in status.text(), timeout=15)
     assert status.text().startswith("invalid_client: client authentication failed")
     assert "b00020" in status.styleSheet()
+
+
+def test_oauth_settings_save_and_load_without_the_token(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    tab, panel = _oauth_page(qtbot, window, "http://127.0.0.1:9/")
+    pick(find(panel, QComboBox, "oauthFlowCombo"), "Authorization code + PKCE")
+    type_into(qtbot, find(panel, QLineEdit, "oauthDiscoveryUrlEdit"), "http://127.0.0.1:8")
+    type_into(qtbot, find(panel, QLineEdit, "oauthClientIdEdit"), "pkce-client")
+    type_into(qtbot, find(panel, QLineEdit, "oauthScopesEdit"), "openid, a2a")
+    saved = tab.to_saved()
+    assert saved.auth.kind == "oauth2"
+    assert dict(saved.auth.params) == {
+        "flow": "authorizationCode",
+        "discoveryUrl": "http://127.0.0.1:8",
+        "clientId": "pkce-client",
+        "scopes": "openid a2a",
+    }
+    other = new_tab(window)
+    other.load_saved(saved)
+    again = find(other, OAuthPanel, "oauthPanel")
+    assert again.flow.value == "authorizationCode"
+    assert find(again, QLineEdit, "oauthScopesEdit").text() == "openid a2a"
+    assert not other.dirty
