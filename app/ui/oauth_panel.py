@@ -13,7 +13,9 @@ import asyncio
 import time
 import webbrowser
 from collections.abc import Callable
+from pathlib import Path
 
+import platformdirs
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -43,6 +45,8 @@ from app.protocol.oauth import (
     obtain_token,
     split_scopes,
 )
+from app.spec.oauth_saved import load_refresh_token, save_refresh_token, seed_refresh_token
+from app.spec.variables import SecretStore
 from app.ui.secret_edit import SecretEdit
 from app.ui.tasks import OwnedTask
 
@@ -141,6 +145,7 @@ class OAuthPanel(QWidget):
     Attributes:
         open_browser: opens a URL for the user (``webbrowser.open``; tests put a driver here).
         card_source: returns the tab's fetched Agent Card JSON, or None.
+        secret_store: where refresh tokens are kept between sessions (None: memory only).
 
     Signals:
         changed: a setting changed (no args).
@@ -157,6 +162,9 @@ class OAuthPanel(QWidget):
         self.setObjectName("oauthPanel")
         self.open_browser: Callable[[str], object] = webbrowser.open
         self.card_source: Callable[[], object | None] = lambda: None
+        self.secret_store: SecretStore | None = SecretStore(
+            Path(platformdirs.user_config_dir("a2a-workbench")) / "secrets.json"
+        )
         self.cache = TokenCache()
         self._token: Token | None = None
         self._token_for: OAuthConfig | None = None
@@ -309,8 +317,14 @@ class OAuthPanel(QWidget):
         self.get_button.setEnabled(False)
         self._set_status(f"Getting a token ({config.flow.label.lower()})…")
         agent = UserAgent(open_browser=self._open, show_device_code=self.prompt.show_authorization)
+        store = self.secret_store
         try:
+            if store is not None and self.cache.get(config) is None:
+                stored = await asyncio.to_thread(load_refresh_token, config, store)
+                seed_refresh_token(config, self.cache, stored)
             token, _ = await obtain_token(config, self.cache, agent, force=force)
+            if store is not None:
+                await asyncio.to_thread(save_refresh_token, config, token, store)
         except OAuthError as exc:
             self._set_status(str(exc), error=True)
             return

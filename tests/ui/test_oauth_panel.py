@@ -83,6 +83,15 @@ def test_device_code_prompt_then_send(
     sent = view.request_view.toPlainText()
     assert "Authorization: Bearer ****" in sent
 
+    # The refresh token was kept with the other secrets: a new tab refreshes, no new code.
+    _, again = _oauth_page(qtbot, window, oauth_agent["jsonrpc_url"])
+    again.set_oauth_config(panel.oauth_config())
+    click(qtbot, again, "getTokenButton")
+    status = find(again, QLabel, "oauthTokenStatus")
+    wait_until(lambda: "Token valid until" in status.text(), timeout=15)
+    assert not find(again, DeviceCodePrompt, "deviceCodePrompt").isVisible()
+    assert again.auth_config().token != panel.auth_config().token
+
 
 # The offscreen platform cannot grab the keyboard for a popup menu; not a fault of the app.
 @pytest.mark.qt_log_ignore("^This plugin does not support grabbing the keyboard$")
