@@ -23,6 +23,16 @@ from app.spec.xa2a import SavedAuth
 from app.ui.oauth_panel import OAuthPanel
 from app.ui.secret_edit import SecretEdit
 
+_NOTE = (
+    "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
+    "fetches. Kept in memory only: not saved, not logged, masked in “Request sent”."
+)
+_OAUTH_NOTE = (
+    "The access token is sent only to this tab's endpoint (gRPC: as metadata), never to "
+    "Agent Card fetches, and masked in “Request sent”. Tokens stay in memory; a refresh "
+    "token and, when the request is saved, the client secret go to the OS keyring."
+)
+
 
 class AuthPanel(QWidget):
     """Credentials for this tab's endpoint (``objectName`` ``authPanel``).
@@ -78,10 +88,7 @@ class AuthPanel(QWidget):
         self.pages.addWidget(_page(self.oauth))
         self.oauth.installEventFilter(self)
 
-        self.note = QLabel(
-            "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
-            "fetches. Kept in memory only: not saved, not logged, masked in “Request sent”."
-        )
+        self.note = QLabel(_NOTE)
         self.note.setObjectName("authNote")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(placeholder-text);")
@@ -149,6 +156,7 @@ class AuthPanel(QWidget):
 
     def _on_kind_changed(self) -> None:
         self.pages.setCurrentIndex(self.kind_combo.currentIndex())
+        self.note.setText(_OAUTH_NOTE if self.kind is AuthKind.OAUTH2 else _NOTE)
         self._fit_pages()
         self.changed.emit()
 
