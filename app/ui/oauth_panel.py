@@ -386,6 +386,7 @@ class OAuthPanel(QWidget):
             return
         menu = QMenu(self)
         menu.setObjectName("oauthCardSchemeMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         for option in options:
             action = menu.addAction(option.label)
             action.triggered.connect(lambda _=False, o=option: self.apply_card_option(o))
