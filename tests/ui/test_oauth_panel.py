@@ -61,7 +61,7 @@ def test_device_code_prompt_then_send(
     click(qtbot, panel, "getTokenButton")
 
     prompt = find(panel, DeviceCodePrompt, "deviceCodePrompt")
-    wait_until(prompt.isVisible, timeout=20)
+    wait_until(prompt.isVisible, timeout=30)
     code = find(prompt, QLabel, "deviceUserCodeLabel").text()
     assert code and oidc["issuer"] in find(prompt, QLabel, "deviceVerificationUriLabel").text()
     assert "expires in 9:5" in find(prompt, QLabel, "deviceCodeCountdown").text()
@@ -129,10 +129,10 @@ def test_from_card_client_credentials_and_renewal_after_invalid_token(
     view = send_and_wait(qtbot, tab, wait_until)
     assert view.outcome is not Outcome.OK
     renew = find(panel, QPushButton, "oauthRenewButton")
-    wait_until(renew.isVisible, timeout=20)
+    wait_until(renew.isVisible, timeout=30)
     click(qtbot, panel, "oauthRenewButton")
-    wait_until(lambda: panel.auth_config().token not in ("", token), timeout=20)
-    wait_until(lambda: view.outcome is Outcome.OK and not tab.busy, timeout=20)
+    wait_until(lambda: panel.auth_config().token not in ("", token), timeout=30)
+    wait_until(lambda: view.outcome is Outcome.OK and not tab.busy, timeout=30)
     assert not renew.isVisible()
 
 
