@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.bad_server import Canned, bad_server
 from tests.helpers.oidc_browser import browse
 from tests.peers.oidc_fixtures import CC_CLIENT, DEVICE_CLIENT
 
@@ -95,3 +96,22 @@ async def test_device_code_prints_the_code_and_polls(oauth_agent: dict[str, Any]
     assert proc.returncode == 0
     lines = [json.loads(line) for line in out.decode().splitlines()]
     assert _sum_text(lines) == "Sum: 42"
+
+
+def test_invalid_token_renews_once_then_the_refusal_stands(oauth_agent: dict[str, Any]) -> None:
+    # A token endpoint of our own hands out a token the provider never issued.
+    canned = Canned(body=b'{"access_token": "forged", "token_type": "Bearer", "expires_in": 60}')
+    with bad_server(canned) as base:
+        code, lines, err = _send(
+            oauth_agent["jsonrpc_url"], "--method", "SendMessage", "--text", "12 30",
+            "--oauth2", "client-credentials", "--token-url", base + "token",
+            "--client-id", "c", "--client-secret", "s",
+        )  # fmt: skip
+    assert code == 1, (lines, err)
+    assert (
+        "oauth2: the agent refused the token (invalid_token: token is not active); "
+        "getting a new one" in err
+    )
+    assert len(canned.received) == 2  # one renewal, no loop
+    assert [line["event"] for line in lines].count("end") == 2
+    assert "forged" not in json.dumps(lines)
