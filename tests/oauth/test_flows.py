@@ -204,7 +204,7 @@ async def test_authorization_code_denied_consent(oidc_provider: dict[str, Any]) 
 def test_card_schemes_fill_urls_and_scopes(oauth_agent: dict[str, Any]) -> None:
     card = httpx.get(oauth_agent["card_url"]).json()
     options = card_oauth_options(card)
-    cc = pick_option(options, flow=OAuthFlow.CLIENT_CREDENTIALS)
+    cc = pick_option(options, "oauthClientCredentials", OAuthFlow.CLIENT_CREDENTIALS)
     device = pick_option(options, "oauthDeviceCode")
     assert cc is not None and cc.config.token_url == oauth_agent["oidc"]["token_url"]
     assert cc.config.scopes == ("a2a",)
