@@ -3,7 +3,8 @@
 With ``--oauth-issuer``, the agent reads the provider's discovery document at start-up,
 declares its flows on the card (one ``oauth2SecurityScheme`` per flow, since A2A 1.0
 ``OAuthFlows`` holds one flow, plus an ``openIdConnectSecurityScheme``), and accepts a
-bearer token only when the introspection endpoint says it is ``active``. Anything else
+bearer token (HTTP header or gRPC metadata) only when the introspection endpoint says it
+is ``active``. Anything else
 gets HTTP 401 with ``WWW-Authenticate: Bearer error="invalid_token"`` (RFC 6750 §3.1);
 no token at all gets the bare ``Bearer`` challenge.
 """
@@ -83,34 +84,49 @@ def declare_schemes(card: AgentCard, issuer: str, metadata: dict[str, Any]) -> N
         )
 
 
+class Introspector:
+    """Asks the provider's introspection endpoint whether a token is active (RFC 7662 §2)."""
+
+    def __init__(
+        self, issuer: str, metadata: dict[str, Any], client_id: str, client_secret: str
+    ) -> None:
+        """``metadata`` is the provider's discovery document; the client is the agent's own."""
+        self.issuer = issuer
+        self.metadata = metadata
+        self._url = str(metadata["introspection_endpoint"])
+        pair = f"{quote_plus(client_id)}:{quote_plus(client_secret)}"
+        self._auth = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+        # No keep-alive: a pooled connection the provider closes while idle (Node's 5 s
+        # keepAliveTimeout) would fail the next check now and then.
+        self._client = httpx.AsyncClient(
+            timeout=10.0, limits=httpx.Limits(max_keepalive_connections=0)
+        )
+
+    async def active(self, token: str) -> bool:
+        """Whether the provider says ``token`` is an active access token (False when the
+        provider cannot be asked)."""
+        try:
+            response = await self._client.post(
+                self._url,
+                data={"token": token, "token_type_hint": "access_token"},
+                headers={"Authorization": self._auth, "Accept": "application/json"},
+            )
+            body = response.json() if response.status_code == 200 else {}
+        except (httpx.HTTPError, ValueError):
+            return False
+        return isinstance(body, dict) and body.get("active") is True
+
+
 class IntrospectionAuthMiddleware:
     """Pure-ASGI guard: every path but ``public_paths`` needs an active access token."""
 
     def __init__(
-        self,
-        app: ASGIApp,
-        introspection_url: str,
-        client_id: str,
-        client_secret: str,
-        public_paths: frozenset[str],
+        self, app: ASGIApp, introspector: Introspector, public_paths: frozenset[str]
     ) -> None:
-        """Wraps ``app``; introspects with the agent's own client credentials."""
+        """Wraps ``app``."""
         self.app = app
-        self._url = introspection_url
-        pair = f"{quote_plus(client_id)}:{quote_plus(client_secret)}"
-        self._auth = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+        self._introspector = introspector
         self._public = public_paths
-        self._client = httpx.AsyncClient(timeout=10.0)
-
-    async def active(self, token: str) -> bool:
-        """Whether the provider says ``token`` is an active access token."""
-        response = await self._client.post(
-            self._url,
-            data={"token": token, "token_type_hint": "access_token"},
-            headers={"Authorization": self._auth, "Accept": "application/json"},
-        )
-        body = response.json() if response.status_code == 200 else {}
-        return isinstance(body, dict) and body.get("active") is True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """ASGI entry point."""
@@ -120,7 +136,7 @@ class IntrospectionAuthMiddleware:
         supplied = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
         scheme, _, token = supplied.partition(" ")
         if scheme.lower() == "bearer" and token.strip():
-            if await self.active(token.strip()):
+            if await self._introspector.active(token.strip()):
                 await self.app(scope, receive, send)
                 return
             challenge = 'Bearer error="invalid_token", error_description="token is not active"'

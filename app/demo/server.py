@@ -310,9 +310,22 @@ class BearerAuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     Reflection stays open so tools can list services before they have a token.
     """
 
-    def __init__(self, token: str) -> None:
-        """``token`` is the only accepted bearer value."""
+    def __init__(self, token: str, check: Callable[[str], Awaitable[bool]] | None = None) -> None:
+        """``token`` is the only accepted bearer value, unless ``check`` decides instead
+        (``--oauth-issuer``: the token is introspected)."""
         self._expected = f"Bearer {token}"
+        self._check = check
+
+    async def accepts(self, supplied: str) -> bool:
+        """Whether the ``authorization`` metadata value is acceptable."""
+        if self._check is not None:
+            scheme, _, token = supplied.partition(" ")
+            return (
+                scheme.lower() == "bearer"
+                and bool(token.strip())
+                and await self._check(token.strip())
+            )
+        return hmac.compare_digest(supplied.encode(), self._expected.encode())
 
     async def intercept_service(
         self,
@@ -326,7 +339,7 @@ class BearerAuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return handler
         metadata = handler_call_details.invocation_metadata or ()
         supplied = next((str(v) for k, v in metadata if k.lower() == "authorization"), "")
-        if hmac.compare_digest(supplied.encode(), self._expected.encode()):
+        if await self.accepts(supplied):
             return handler
 
         async def deny(request: object, context: grpc.aio.ServicerContext) -> None:
@@ -384,7 +397,11 @@ def _url_host(host: str) -> str:
 
 
 def bind_ports(
-    host: str, port: int, grpc_port: int, token: str | None
+    host: str,
+    port: int,
+    grpc_port: int,
+    token: str | None,
+    guard: BearerAuthInterceptor | None = None,
 ) -> tuple[socket.socket, grpc.aio.Server, int]:
     """Binds the HTTP socket and the gRPC server (not yet started).
 
@@ -393,6 +410,7 @@ def bind_ports(
         port: HTTP port, 0 for any free one.
         grpc_port: gRPC port, 0 for any free one.
         token: bearer token the gRPC interceptor demands, or None for no auth.
+        guard: the interceptor to use when there is no ``token`` (OAuth introspection).
 
     Returns:
         ``(http_socket, grpc_server, bound_grpc_port)``.
@@ -408,7 +426,7 @@ def bind_ports(
         if grpc_port:
             # gRPC core logs its own multi-line bind error; a plain probe keeps ours to one line.
             _bind_tcp(host, grpc_port).close()
-        interceptors = [BearerAuthInterceptor(token)] if token else []
+        interceptors = [BearerAuthInterceptor(token)] if token else [guard] if guard else []
         # SO_REUSEPORT (gRPC's default) would let a second server share a busy port silently.
         server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0)])
         bound = server.add_insecure_port(f"{_url_host(host)}:{grpc_port}")
@@ -463,19 +481,21 @@ def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) 
     reflection.enable_server_reflection(names, server)
 
 
-async def _declare_oauth(card: AgentCard, args: argparse.Namespace) -> str:
-    """With ``--oauth-issuer``: the provider's flows on the card; its introspection URL."""
+async def _introspector(args: argparse.Namespace) -> oauth_guard.Introspector | None:
+    """With ``--oauth-issuer``: the provider's token checker (its metadata read once)."""
     if not args.oauth_issuer:
-        return ""
+        return None
+    client_id, _, secret = (args.oauth_client or "").partition(":")
     metadata = await oauth_guard.discover(args.oauth_issuer)
-    oauth_guard.declare_schemes(card, args.oauth_issuer, metadata)
-    return str(metadata["introspection_endpoint"])
+    return oauth_guard.Introspector(args.oauth_issuer, metadata, client_id, secret)
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    introspector = await _introspector(args)
+    guard = BearerAuthInterceptor("", introspector.active) if introspector else None
     try:
         http_sock, grpc_server, grpc_port = bind_ports(
-            args.host, args.port, args.grpc_port, args.token
+            args.host, args.port, args.grpc_port, args.token, guard
         )
     except PortInUseError as exc:
         print(f"demo-agent: {exc}", file=sys.stderr)
@@ -490,7 +510,8 @@ async def _serve(args: argparse.Namespace) -> int:
         "grpc_target": f"{_url_host(args.host)}:{grpc_port}",
     }
     card = build_card(urls["jsonrpc_url"], urls["rest_url"], urls["grpc_target"], token=args.token)
-    introspection = await _declare_oauth(card, args)
+    if introspector is not None:
+        oauth_guard.declare_schemes(card, introspector.issuer, introspector.metadata)
     extended_card = build_extended_card(card)
     signer, jwks = make_signer(base_url + JWKS_PATH)
     signer(card)
@@ -508,11 +529,8 @@ async def _serve(args: argparse.Namespace) -> int:
     )
     _add_grpc_services(grpc_server, handler)
     http_app = build_http_app(handler, card, jwks, args.token)
-    if introspection:
-        client_id, _, secret = (args.oauth_client or "").partition(":")
-        http_app = IntrospectionAuthMiddleware(
-            http_app, introspection, client_id, secret, PUBLIC_PATHS
-        )
+    if introspector is not None:
+        http_app = IntrospectionAuthMiddleware(http_app, introspector, PUBLIC_PATHS)
     config = uvicorn.Config(
         http_app,
         log_level=args.log_level.lower(),

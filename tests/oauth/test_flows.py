@@ -38,14 +38,17 @@ pytestmark = pytest.mark.peer
 V1 = ProtocolVersion.V1_0
 
 
-async def send_sum(agent: dict[str, Any], token: str) -> list[Any]:
+async def send_sum(
+    agent: dict[str, Any], token: str, binding: Binding = Binding.JSONRPC
+) -> list[Any]:
     spec = default_method(V1)
+    endpoint = agent["grpc_target"] if binding is Binding.GRPC else agent["jsonrpc_url"]
     request = A2ARequest(
-        endpoint=agent["jsonrpc_url"],
+        endpoint=endpoint,
         method=spec.name,
-        body=render_body(spec, Binding.JSONRPC, TemplateContext(text="12 30")),
+        body=render_body(spec, binding, TemplateContext(text="12 30")),
         version=V1,
-        binding=Binding.JSONRPC,
+        binding=binding,
     )
     return [e async for e in exchange.run(apply_auth(request, AuthConfig.bearer(token)))]
 
@@ -80,6 +83,10 @@ async def test_client_credentials_token_then_send(oauth_agent: dict[str, Any]) -
     assert_sum(await send_sum(oauth_agent, token.access_token))
     again, _ = await obtain_token(config, cache)
     assert again is token  # cached per (token URL, client, scopes)
+    # gRPC: the same token in metadata, introspected by the agent's interceptor.
+    assert_sum(await send_sum(oauth_agent, token.access_token, Binding.GRPC))
+    refused = await send_sum(oauth_agent, "not-a-token", Binding.GRPC)
+    assert refused[-1].outcome is Outcome.RPC_ERROR
 
 
 async def test_unknown_token_is_refused_with_invalid_token(oauth_agent: dict[str, Any]) -> None:
