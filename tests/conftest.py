@@ -30,6 +30,7 @@ pytest_plugins = [
     "tests.peers.fixtures",
     "tests.peers.js_fixtures",
     "tests.peers.tls_fixtures",
+    "tests.peers.oidc_fixtures",
 ]
 
 

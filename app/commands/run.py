@@ -35,12 +35,14 @@ from typing import TextIO
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, override
+from app.commands.oauth import with_token
 from app.commands.output import EXIT_STATUS, Printer, for_terminal, pretty
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.network import NetworkOptions
+from app.protocol.oauth import OAuthError, TokenCache
 from app.spec import environments
 from app.spec.document import SavedOperation, SpecDocument, SpecError, load
 from app.spec.requests import to_a2a_request
@@ -127,6 +129,7 @@ async def run_operations(
     ``findings`` (one entry per operation sent) when given. ``network`` adjusts each saved
     request's TLS and proxy settings (the command line's options on top)."""
     worst = Outcome.OK
+    tokens = TokenCache()  # one token per (token URL, client, scopes) for the whole run
     for op in operations:
         op_id = op.request.operation_id
         if fmt == "pretty":
@@ -151,6 +154,18 @@ async def run_operations(
         )
         outcome = Outcome.TRANSPORT_ERROR
         request = sendable.request
+        if sendable.oauth is not None:
+            try:
+                request = await with_token(request, sendable.oauth, tokens)
+            except OAuthError as exc:
+                print(f"oauth2: {exc}", file=sys.stderr)
+                message = f"OAuth 2 token not obtained: {exc}"
+                _write(out, fmt, {"event": "error", "kind": "transport", "message": message,
+                                  "operation": op_id})  # fmt: skip
+                _write(out, fmt, {"event": "end", "outcome": Outcome.TRANSPORT_ERROR.value,
+                                  "elapsed_ms": 0.0, "operation": op_id})  # fmt: skip
+                worst = worst.worse(Outcome.TRANSPORT_ERROR)
+                continue
         if deadline is not None:
             request = dataclasses.replace(request, deadline=deadline)
         if network is not None:

@@ -3,8 +3,8 @@
     a2a-workbench send URL --method METHOD [--version 1.0|0.3] [--binding JSONRPC|HTTP+JSON|GRPC]
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
-        --api-key NAME=VALUE[@header|query|cookie]] [--extension URI]... [--force]
-        [--deadline SECONDS] [--strict]
+        --api-key NAME=VALUE[@header|query|cookie] | --oauth2 FLOW ...] [--extension URI]...
+        [--force] [--deadline SECONDS] [--strict]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
@@ -14,6 +14,7 @@ the method's request schema (a 1.0 message without ``role``; listed by JSON path
 understood, such as a 0.3 state spelling in a 1.0 answer) turns success into status 2.
 
 Credentials go to URL only; they are masked in the output unless ``--reveal-secrets``.
+``--oauth2`` and its settings: :mod:`app.commands.oauth`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, network_from_args
+from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, with_oauth
 from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE[@header|query|cookie]",
         help="send an API key in a header (default), the query or a cookie",
     )
+    add_oauth_options(p, auth)
     p.add_argument(
         "--extension",
         action="append",
@@ -141,6 +144,13 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
             )
         return AuthConfig.api_key(name.strip(), value, location)
     return AuthConfig.none()
+
+
+def masking_auth(args: argparse.Namespace) -> AuthConfig:
+    """The credential whose header names are masked in the output (OAuth: ``Authorization``)."""
+    if args.oauth2 or args.oauth2_from_card:
+        return AuthConfig.bearer("")
+    return parse_auth(args)
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -215,9 +225,24 @@ def _read_body(source: str) -> str:
         raise CliUsageError(f"cannot read --body {source}: {exc}") from exc
 
 
-async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) -> Outcome:
+async def _run(
+    request: A2ARequest, printer: Printer, args: argparse.Namespace, oauth: CliOAuth | None = None
+) -> Outcome:
+    if oauth is None:
+        return await _exchange(request, printer, args)
+    return await with_oauth(
+        oauth, request, printer, lambda r, seen: _exchange(r, printer, args, seen)
+    )
+
+
+async def _exchange(
+    request: A2ARequest,
+    printer: Printer,
+    args: argparse.Namespace,
+    seen: list[object] | None = None,
+) -> Outcome:
     outcome = Outcome.TRANSPORT_ERROR
-    auth = parse_auth(args)
+    auth = masking_auth(args)
     async for event in recorded(
         exchange.run(request),
         request,
@@ -226,6 +251,8 @@ async def _run(request: A2ARequest, printer: Printer, args: argparse.Namespace) 
         secret_query=secret_query_names(auth),
     ):
         printer.emit(event)
+        if seen is not None:
+            seen.append(event)
         if isinstance(event, ExchangeEnd):
             outcome = event.outcome
     return outcome
@@ -236,6 +263,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         request = request_from_args(args)
+        oauth = oauth_from_args(args)
     except UsageError as exc:  # CliUsageError, or the request cannot be built
         return usage_exit(
             str(exc),
@@ -244,7 +272,7 @@ def main(argv: list[str]) -> int:
                 {"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0},
             ],
         )
-    auth = parse_auth(args)
+    auth = masking_auth(args)
     printer = Printer(
         args.output,
         reveal_secrets=args.reveal_secrets,
@@ -252,7 +280,7 @@ def main(argv: list[str]) -> int:
         secret_query=secret_query_names(auth),
     )
     try:
-        outcome = asyncio.run(_run(request, printer, args))
+        outcome = asyncio.run(_run(request, printer, args, oauth))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
     except BrokenPipeError:

@@ -25,7 +25,6 @@ import os
 import secrets
 import signal
 import socket
-import ssl
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -72,7 +71,9 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.commands import cli
+from app.demo import oauth_guard, tls
 from app.demo.agent import DemoAgentExecutor
+from app.demo.oauth_guard import IntrospectionAuthMiddleware
 from app.errors import WorkbenchError
 
 log = logging.getLogger("a2a_workbench.demo")
@@ -97,35 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
     parser.add_argument("--grpc-port", type=int, default=0, help="gRPC port; 0 picks a free one")
     parser.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on A2A endpoints")
-    parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
-    parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS and gRPC over TLS")
-    parser.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
     parser.add_argument(
-        "--tls-client-ca", metavar="PEM", help="require client certificates issued by this CA"
+        "--oauth-issuer",
+        metavar="URL",
+        help="require access tokens of this OpenID provider (checked by introspection)",
     )
+    parser.add_argument(
+        "--oauth-client",
+        metavar="ID:SECRET",
+        help="the agent's own credentials at the provider's introspection endpoint",
+    )
+    parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
+    tls.add_options(parser)
     parser.add_argument(
         "--log-level", default="warning", help="stderr log level (default %(default)s)"
     )
     return parser
-
-
-def _grpc_server_credentials(args: argparse.Namespace) -> grpc.ServerCredentials | None:
-    if not args.tls_cert:
-        return None
-    pair = (Path(args.tls_key or args.tls_cert).read_bytes(), Path(args.tls_cert).read_bytes())
-    roots = Path(args.tls_client_ca).read_bytes() if args.tls_client_ca else None
-    return grpc.ssl_server_credentials(
-        [pair], root_certificates=roots, require_client_auth=roots is not None
-    )
-
-
-def _uvicorn_tls(args: argparse.Namespace) -> dict[str, Any]:
-    if not args.tls_cert:
-        return {}
-    options: dict[str, Any] = {"ssl_certfile": args.tls_cert, "ssl_keyfile": args.tls_key}
-    if args.tls_client_ca:
-        options |= {"ssl_ca_certs": args.tls_client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
-    return options
 
 
 def main(argv: list[str]) -> int:
@@ -323,9 +311,22 @@ class BearerAuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     Reflection stays open so tools can list services before they have a token.
     """
 
-    def __init__(self, token: str) -> None:
-        """``token`` is the only accepted bearer value."""
+    def __init__(self, token: str, check: Callable[[str], Awaitable[bool]] | None = None) -> None:
+        """``token`` is the only accepted bearer value, unless ``check`` decides instead
+        (``--oauth-issuer``: the token is introspected)."""
         self._expected = f"Bearer {token}"
+        self._check = check
+
+    async def accepts(self, supplied: str) -> bool:
+        """Whether the ``authorization`` metadata value is acceptable."""
+        if self._check is not None:
+            scheme, _, token = supplied.partition(" ")
+            return (
+                scheme.lower() == "bearer"
+                and bool(token.strip())
+                and await self._check(token.strip())
+            )
+        return hmac.compare_digest(supplied.encode(), self._expected.encode())
 
     async def intercept_service(
         self,
@@ -339,7 +340,7 @@ class BearerAuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return handler
         metadata = handler_call_details.invocation_metadata or ()
         supplied = next((str(v) for k, v in metadata if k.lower() == "authorization"), "")
-        if hmac.compare_digest(supplied.encode(), self._expected.encode()):
+        if await self.accepts(supplied):
             return handler
 
         async def deny(request: object, context: grpc.aio.ServicerContext) -> None:
@@ -402,6 +403,7 @@ def bind_ports(
     grpc_port: int,
     token: str | None,
     credentials: grpc.ServerCredentials | None = None,
+    guard: BearerAuthInterceptor | None = None,
 ) -> tuple[socket.socket, grpc.aio.Server, int]:
     """Binds the HTTP socket and the gRPC server (not yet started).
 
@@ -411,6 +413,7 @@ def bind_ports(
         grpc_port: gRPC port, 0 for any free one.
         token: bearer token the gRPC interceptor demands, or None for no auth.
         credentials: TLS credentials for the gRPC port, or None for plaintext.
+        guard: the interceptor to use when there is no ``token`` (OAuth introspection).
 
     Returns:
         ``(http_socket, grpc_server, bound_grpc_port)``.
@@ -426,7 +429,7 @@ def bind_ports(
         if grpc_port:
             # gRPC core logs its own multi-line bind error; a plain probe keeps ours to one line.
             _bind_tcp(host, grpc_port).close()
-        interceptors = [BearerAuthInterceptor(token)] if token else []
+        interceptors = [BearerAuthInterceptor(token)] if token else [guard] if guard else []
         # SO_REUSEPORT (gRPC's default) would let a second server share a busy port silently.
         server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0)])
         address = f"{_url_host(host)}:{grpc_port}"
@@ -485,10 +488,26 @@ def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) 
     reflection.enable_server_reflection(names, server)
 
 
+async def _introspector(args: argparse.Namespace) -> oauth_guard.Introspector | None:
+    """With ``--oauth-issuer``: the provider's token checker (its metadata read once)."""
+    if not args.oauth_issuer:
+        return None
+    client_id, _, secret = (args.oauth_client or "").partition(":")
+    metadata = await oauth_guard.discover(args.oauth_issuer)
+    return oauth_guard.Introspector(args.oauth_issuer, metadata, client_id, secret)
+
+
 async def _serve(args: argparse.Namespace) -> int:
+    introspector = await _introspector(args)
+    guard = BearerAuthInterceptor("", introspector.active) if introspector else None
     try:
         http_sock, grpc_server, grpc_port = bind_ports(
-            args.host, args.port, args.grpc_port, args.token, _grpc_server_credentials(args)
+            args.host,
+            args.port,
+            args.grpc_port,
+            args.token,
+            tls.grpc_server_credentials(args),
+            guard=guard,
         )
     except PortInUseError as exc:
         print(f"demo-agent: {exc}", file=sys.stderr)
@@ -504,6 +523,8 @@ async def _serve(args: argparse.Namespace) -> int:
         "grpc_target": f"{_url_host(args.host)}:{grpc_port}",
     }
     card = build_card(urls["jsonrpc_url"], urls["rest_url"], urls["grpc_target"], token=args.token)
+    if introspector is not None:
+        oauth_guard.declare_schemes(card, introspector.issuer, introspector.metadata)
     extended_card = build_extended_card(card)
     signer, jwks = make_signer(base_url + JWKS_PATH)
     signer(card)
@@ -520,13 +541,16 @@ async def _serve(args: argparse.Namespace) -> int:
         extended_agent_card=extended_card,
     )
     _add_grpc_services(grpc_server, handler)
+    http_app = build_http_app(handler, card, jwks, args.token)
+    if introspector is not None:
+        http_app = IntrospectionAuthMiddleware(http_app, introspector, PUBLIC_PATHS)
     config = uvicorn.Config(
-        build_http_app(handler, card, jwks, args.token),
+        http_app,
         log_level=args.log_level.lower(),
         lifespan="off",
         # Bounds the wait for connections that outlive the SSE shutdown signal.
         timeout_graceful_shutdown=1,
-        **_uvicorn_tls(args),
+        **tls.uvicorn_options(args),
     )
     server = _Server(config)
 

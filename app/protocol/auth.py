@@ -8,6 +8,8 @@ metadata, which the gRPC transport does.
 Schemes (A2A ``securitySchemes``; docs/PROTOCOL.md §8.1.3):
 
 - ``bearer``: ``Authorization: Bearer <token>`` (http bearer, OAuth2, OIDC access tokens);
+- ``oauth2``: the same header with the access token an OAuth 2 grant returned
+  (``app.protocol.oauth``); the grant's settings ride along for saving;
 - ``basic``: ``Authorization: Basic base64(user ":" password)``, UTF-8 (RFC 7617 §2, §2.1);
 - ``api_key``: ``<name>: <key>`` in a header, ``?<name>=<key>`` in the query, or
   ``<name>=<key>`` in the ``Cookie`` header (OpenAPI apiKey ``in: header|query|cookie``).
@@ -25,12 +27,16 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from app.protocol.errors import UsageError
 from app.protocol.events import Headers
 from app.protocol.request import A2ARequest
 from app.protocol.secrets import with_secrets
 from app.protocol.types import ProtocolVersion
+
+if TYPE_CHECKING:
+    from app.protocol.oauth.config import OAuthConfig
 
 EXTENSIONS_HEADER = "A2A-Extensions"
 LEGACY_EXTENSIONS_HEADER = "X-A2A-Extensions"
@@ -43,6 +49,7 @@ class AuthKind(StrEnum):
     BEARER = "bearer"
     BASIC = "basic"
     API_KEY = "api_key"
+    OAUTH2 = "oauth2"
 
 
 class ApiKeyLocation(StrEnum):
@@ -64,6 +71,8 @@ class AuthConfig:
         key_name: the API key's header, query parameter or cookie name.
         key_value: the API key.
         key_location: where the API key goes.
+        oauth: the OAuth 2 grant (``oauth2``); ``token`` is then its access token ("" until
+            one was obtained: nothing is sent).
     """
 
     kind: AuthKind = AuthKind.NONE
@@ -73,6 +82,7 @@ class AuthConfig:
     key_name: str = ""
     key_value: str = field(default="", repr=False)
     key_location: ApiKeyLocation = ApiKeyLocation.HEADER
+    oauth: OAuthConfig | None = None
 
     @classmethod
     def none(cls) -> AuthConfig:
@@ -96,6 +106,11 @@ class AuthConfig:
         """An API key named ``name`` in a header, the query or a cookie."""
         return cls(AuthKind.API_KEY, key_name=name, key_value=value, key_location=location)
 
+    @classmethod
+    def oauth2(cls, oauth: OAuthConfig, access_token: str = "") -> AuthConfig:
+        """``Authorization: Bearer <access_token>`` from the grant ``oauth``."""
+        return cls(AuthKind.OAUTH2, token=access_token, oauth=oauth)
+
 
 def basic_credentials(username: str, password: str) -> str:
     """The RFC 7617 ``token68``: base64 of the UTF-8 bytes of ``user:password``.
@@ -110,7 +125,7 @@ def basic_credentials(username: str, password: str) -> str:
 
 def auth_headers(auth: AuthConfig) -> Headers:
     """The headers ``auth`` adds (the cookie one excluded: see :func:`apply_auth`)."""
-    if auth.kind is AuthKind.BEARER:
+    if auth.kind is AuthKind.BEARER or (auth.kind is AuthKind.OAUTH2 and auth.token):
         return (("Authorization", f"Bearer {auth.token}"),)
     if auth.kind is AuthKind.BASIC:
         return (("Authorization", f"Basic {basic_credentials(auth.username, auth.password)}"),)
@@ -177,8 +192,8 @@ def apply_auth(request: A2ARequest, auth: AuthConfig, extensions: Sequence[str] 
 def secret_values_of(auth: AuthConfig) -> tuple[str, ...]:
     """The credential values ``auth`` sends: the token, the password and the Basic
     token68 it becomes, the API key."""
-    if auth.kind is AuthKind.BEARER:
-        return (auth.token,)
+    if auth.kind in (AuthKind.BEARER, AuthKind.OAUTH2):
+        return (auth.token,) if auth.token else ()
     if auth.kind is AuthKind.BASIC:
         return (auth.password, basic_credentials(auth.username, auth.password))
     if auth.kind is AuthKind.API_KEY:
@@ -192,7 +207,7 @@ def _union(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
 
 def secret_header_names(auth: AuthConfig) -> tuple[str, ...]:
     """Header names whose values carry ``auth`` 's secret (for masking)."""
-    if auth.kind in (AuthKind.BEARER, AuthKind.BASIC):
+    if auth.kind in (AuthKind.BEARER, AuthKind.BASIC, AuthKind.OAUTH2):
         return ("Authorization",)
     if auth.kind is AuthKind.API_KEY:
         if auth.key_location is ApiKeyLocation.HEADER and auth.key_name.strip():

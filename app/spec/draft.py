@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.protocol.auth import AuthConfig, apply_auth
+from app.protocol.auth import AuthConfig, AuthKind, apply_auth
 from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
@@ -45,8 +45,10 @@ class Form:
         auth = self.auth
         return (
             self.version, self.binding, self.method, self.endpoint, self.tenant, self.body,
-            self.headers, self.extensions, auth.kind, auth.token, auth.username,
-            auth.password, auth.key_name, auth.key_value, auth.key_location, self.tls,
+            # An OAuth access token is not the user's edit: getting one leaves the tab clean.
+            self.headers, self.extensions, auth.kind,
+            "" if auth.kind is AuthKind.OAUTH2 else auth.token, auth.username,
+            auth.password, auth.key_name, auth.key_value, auth.key_location, self.tls, auth.oauth,
         )  # fmt: skip
 
 

@@ -18,8 +18,10 @@ from app.protocol.auth import (
     secret_query_names,
 )
 from app.protocol.errors import UsageError
+from app.protocol.oauth import OAuthConfig
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
 from app.protocol.secrets import with_secrets
+from app.spec.oauth_saved import oauth_to_saved, saved_to_oauth
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
 from app.spec.xa2a import (
     SavedAuth,
@@ -39,6 +41,8 @@ def auth_to_saved(auth: AuthConfig) -> SavedAuth:
         return SavedAuth("bearer", (("token", auth.token),))
     if auth.kind is AuthKind.BASIC:
         return SavedAuth("basic", (("username", auth.username), ("password", auth.password)))
+    if auth.kind is AuthKind.OAUTH2 and auth.oauth is not None:
+        return oauth_to_saved(auth.oauth)  # the token itself is never saved
     if auth.kind is AuthKind.API_KEY:
         return SavedAuth(
             "api_key",
@@ -75,6 +79,8 @@ class Sendable:
     request: A2ARequest
     secret_headers: tuple[str, ...]
     secret_query: tuple[str, ...]
+    oauth: OAuthConfig | None = None
+    """For ``oauth2`` auth: the grant whose token the sender still has to add."""
 
 
 def to_a2a_request(
@@ -132,8 +138,10 @@ def to_a2a_request(
         timeout=saved.timeout or DEFAULT_TIMEOUT_S,
         network=resolve_network(saved.network, sub, op),
     )
-    auth = saved_to_auth(saved.auth, resolver)
-    sendable = apply_auth(request, auth, saved.extensions)
+    oauth = saved_to_oauth(saved.auth, resolver)
+    # OAuth: the token is fetched by the sender; only Authorization is masked here.
+    auth = AuthConfig.bearer("") if oauth else saved_to_auth(saved.auth, resolver)
+    sendable = apply_auth(request, AuthConfig.none() if oauth else auth, saved.extensions)
     if resolver is not None:
         sendable = with_secrets(sendable, _secret_variable_values(saved, resolver))
 
@@ -149,6 +157,7 @@ def to_a2a_request(
         sendable,
         tuple(dict.fromkeys((*secret_header_names(auth), *extra_headers))),
         tuple(dict.fromkeys((*secret_query_names(auth), *extra_query))),
+        oauth,
     )
 
 

@@ -36,16 +36,16 @@ from urllib.parse import unquote_plus, urlsplit
 from app.errors import WorkbenchError
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.xa2a_auth import SECRET_AUTH_FIELDS, AuthShapeError, auth_from_x, auth_to_x
+from app.spec.xa2a_auth import SavedAuth as SavedAuth  # re-exported: the file's auth form
+from app.spec.xa2a_auth import json_kind as _kind
+from app.spec.xa2a_auth import scalar_text as _scalar_text
 from app.spec.xa2a_network import SavedNetwork, network_from_x_a2a, network_to_x_a2a
 
 X_A2A = "x-a2a"
 X_PROTOCOL = "x-protocol"
-AUTH_KINDS = ("none", "bearer", "basic", "api_key")
-API_KEY_LOCATIONS = ("header", "query", "cookie")
 MAX_TIMEOUT_S = 86_400.0
 """The largest ``timeout`` accepted (one day)."""
-# Auth fields that hold a credential: in the file they must be a {{variable}} reference.
-SECRET_AUTH_FIELDS = {"bearer": ("token",), "basic": ("password",), "api_key": ("value",)}
 SENSITIVE_HEADER_NAMES = frozenset(
     {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
 )
@@ -65,23 +65,6 @@ class XA2AError(WorkbenchError, ValueError):
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class SavedAuth:
-    """The auth *type* of a tab plus its non-secret settings and variable references.
-
-    ``params`` keys by kind: bearer ``token``; basic ``username``, ``password``; api_key
-    ``in`` (header|query|cookie), ``name``, ``value``. Credential fields hold
-    ``{{variable}}`` references in a saved file.
-    """
-
-    kind: str = "none"
-    params: tuple[tuple[str, str], ...] = ()
-
-    def get(self, key: str, default: str = "") -> str:
-        """The value of ``key`` in ``params``."""
-        return dict(self.params).get(key, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,9 +234,11 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
     params = dict(saved.auth.params)
     for key in SECRET_AUTH_FIELDS.get(saved.auth.kind, ()):
         value = params.get(key, "")
-        base = {"token": "token", "password": "password", "value": "apiKey"}[key]
+        base = {"token": "token", "password": "password", "value": "apiKey"}.get(key, key)
         if value and not _HAS_VARIABLE.search(value):
             params[key] = "{{" + claim(base, value) + "}}"
+        elif not value and saved.auth.kind == "oauth2":
+            params.pop(key, None)  # a public client has no secret
         elif not value:
             var = _scoped(base, scope)
             taken.add(var)
@@ -365,7 +350,7 @@ def to_x_a2a(
     if saved.query:
         out["query"] = _pairs_to_mapping(saved.query)
     if saved.auth.kind != "none":
-        out["auth"] = {"type": saved.auth.kind, **dict(saved.auth.params)}
+        out["auth"] = auth_to_x(saved.auth)
     out |= network_to_x_a2a(saved.network)
     if saved.extensions:
         out["extensions"] = list(saved.extensions)
@@ -430,14 +415,6 @@ def _str(obj: Mapping[str, Any], key: str, path: str, *, required: bool = False)
     return str(value)
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {dict: "an object", list: "a list", bool: "a boolean"}.get(
-        type(value), type(value).__name__
-    )
-
-
 def _pairs(obj: Mapping[str, Any], key: str, path: str) -> tuple[tuple[str, str], ...]:
     value = obj.get(key)
     if value is None:
@@ -459,12 +436,6 @@ def _pairs(obj: Mapping[str, Any], key: str, path: str) -> tuple[tuple[str, str]
             pairs.append((str(item["name"]), _scalar_text(item.get("value", ""))))
         return tuple(pairs)
     raise XA2AError(where, f"must be an object of name: value, got {_kind(value)}")
-
-
-def _scalar_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def from_x_a2a(
@@ -525,24 +496,10 @@ def from_x_a2a(
         raise XA2AError(path, "missing required key 'example' (the request body)")
     auth = SavedAuth()
     if x.get("auth") is not None:
-        raw = x["auth"]
-        where = f"{path}.auth"
-        if not isinstance(raw, Mapping):
-            raise XA2AError(where, f"must be an object, got {_kind(raw)}")
-        kind = _str(raw, "type", where, required=True).replace("apiKey", "api_key")
-        if kind not in AUTH_KINDS:
-            raise XA2AError(f"{where}.type", f"{kind!r} is not one of {', '.join(AUTH_KINDS)}")
-        for k, v in raw.items():
-            if isinstance(v, Mapping | list) or v is None:
-                raise XA2AError(f"{where}.{k}", f"must be a string, got {_kind(v)}")
-        params = tuple((str(k), _scalar_text(v)) for k, v in raw.items() if k != "type")
-        if kind == "api_key":
-            location = dict(params).get("in", "header")
-            if location not in API_KEY_LOCATIONS:
-                raise XA2AError(
-                    f"{where}.in", f"{location!r} is not one of {', '.join(API_KEY_LOCATIONS)}"
-                )
-        auth = SavedAuth(kind, params)
+        try:
+            auth = auth_from_x(x["auth"], f"{path}.auth")
+        except AuthShapeError as exc:
+            raise XA2AError(exc.path, exc.message) from None
     extensions_raw = x.get("extensions") or []
     if not isinstance(extensions_raw, list) or not all(isinstance(e, str) for e in extensions_raw):
         raise XA2AError(f"{path}.extensions", "must be a list of extension URIs")

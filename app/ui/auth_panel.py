@@ -1,4 +1,4 @@
-"""The request tab's *Auth* page: none, bearer token, HTTP Basic or an API key.
+"""The request tab's *Auth* page: none, bearer token, HTTP Basic, an API key or OAuth 2.
 
 Secret fields are password-style line edits with a *Show* toggle. Values stay in these
 widgets and in the :class:`AuthConfig` built from them: never saved, never logged.
@@ -6,61 +6,44 @@ widgets and in the :class:`AuthConfig` built from them: never saved, never logge
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.protocol.auth import ApiKeyLocation, AuthConfig, AuthKind
+from app.spec.oauth_saved import saved_to_oauth
 from app.spec.xa2a import SavedAuth
+from app.ui.oauth_panel import OAuthPanel
+from app.ui.secret_edit import SecretEdit
 
-
-class SecretEdit(QWidget):
-    """A password-style line edit with a *Show* toggle.
-
-    The line edit carries ``object_name``; the toggle is ``<object_name>Reveal``.
-    """
-
-    def __init__(self, object_name: str, placeholder: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.edit = QLineEdit()
-        self.edit.setObjectName(object_name)
-        self.edit.setPlaceholderText(placeholder)
-        self.edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.reveal_button = QToolButton()
-        self.reveal_button.setObjectName(f"{object_name}Reveal")
-        self.reveal_button.setText("Show")
-        self.reveal_button.setCheckable(True)
-        self.reveal_button.setToolTip("Show or hide the secret")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.edit, 1)
-        layout.addWidget(self.reveal_button)
-        self.reveal_button.toggled.connect(self._on_reveal_toggled)
-
-    def text(self) -> str:
-        """The secret as typed."""
-        return self.edit.text()
-
-    def _on_reveal_toggled(self, shown: bool) -> None:
-        self.edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
-        self.reveal_button.setText("Hide" if shown else "Show")
+_NOTE = (
+    "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
+    "fetches; masked in “Request sent” and in History, never logged. Save to spec "
+    "writes only a reference such as {{token.host-port}} into the file: the value "
+    "goes to the OS keyring (without one, to secrets.json in the settings folder, "
+    "readable only by you) and is used only for requests to that host. The session "
+    "autosave keeps no credential values."
+)
+_OAUTH_NOTE = (
+    "The access token is sent only to this tab's endpoint (gRPC: as metadata), never to "
+    "Agent Card fetches, and masked in “Request sent”. Tokens stay in memory; a refresh "
+    "token and, when the request is saved, the client secret go to the OS keyring."
+)
 
 
 class AuthPanel(QWidget):
     """Credentials for this tab's endpoint (``objectName`` ``authPanel``).
 
     Inside: ``authKindCombo``; ``bearerTokenEdit``; ``basicUserEdit``, ``basicPasswordEdit``;
-    ``apiKeyNameEdit``, ``apiKeyValueEdit``, ``apiKeyLocationCombo``; each secret edit has a
-    ``…Reveal`` toggle.
+    ``apiKeyNameEdit``, ``apiKeyValueEdit``, ``apiKeyLocationCombo``; the OAuth 2 page
+    (:class:`OAuthPanel`, ``oauthPanel``); each secret edit has a ``…Reveal`` toggle.
 
     Signals:
         changed: the configuration changed (no args).
@@ -73,6 +56,7 @@ class AuthPanel(QWidget):
         (AuthKind.BEARER, "Bearer token"),
         (AuthKind.BASIC, "HTTP Basic"),
         (AuthKind.API_KEY, "API key"),
+        (AuthKind.OAUTH2, "OAuth 2"),
     )
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -104,15 +88,11 @@ class AuthPanel(QWidget):
         self.pages.addWidget(
             _form(("In", self.key_location), ("Name", self.key_name), ("Key", self.key_value))
         )
+        self.oauth = OAuthPanel()
+        self.pages.addWidget(_page(self.oauth))
+        self.oauth.installEventFilter(self)
 
-        self.note = QLabel(
-            "Sent only to this tab's endpoint (gRPC: as metadata), never to Agent Card "
-            "fetches; masked in “Request sent” and in History, never logged. Save to spec "
-            "writes only a reference such as {{token.host-port}} into the file: the value "
-            "goes to the OS keyring (without one, to secrets.json in the settings folder, "
-            "readable only by you) and is used only for requests to that host. The session "
-            "autosave keeps no credential values."
-        )
+        self.note = QLabel(_NOTE)
         self.note.setObjectName("authNote")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(placeholder-text);")
@@ -136,6 +116,7 @@ class AuthPanel(QWidget):
         ):
             edit.textChanged.connect(self.changed)
         self.key_location.currentIndexChanged.connect(self.changed)
+        self.oauth.changed.connect(self.changed)
 
     @property
     def kind(self) -> AuthKind:
@@ -153,6 +134,8 @@ class AuthPanel(QWidget):
             return AuthConfig.bearer(self.bearer_token.text().strip())
         if kind is AuthKind.BASIC:
             return AuthConfig.basic(self.basic_user.text(), self.basic_password.text())
+        if kind is AuthKind.OAUTH2:
+            return self.oauth.auth_config()
         if kind is AuthKind.API_KEY:
             return AuthConfig.api_key(
                 self.key_name.text().strip(),
@@ -171,9 +154,13 @@ class AuthPanel(QWidget):
         self.key_value.edit.setText(auth.get("value"))
         location = self.key_location.findData(ApiKeyLocation(auth.get("in", "header")))
         self.key_location.setCurrentIndex(max(location, 0))
+        oauth = saved_to_oauth(auth)
+        if oauth is not None:
+            self.oauth.set_oauth_config(oauth)
 
     def _on_kind_changed(self) -> None:
         self.pages.setCurrentIndex(self.kind_combo.currentIndex())
+        self.note.setText(_OAUTH_NOTE if self.kind is AuthKind.OAUTH2 else _NOTE)
         self._fit_pages()
         self.changed.emit()
 
@@ -183,6 +170,12 @@ class AuthPanel(QWidget):
         current = self.pages.currentWidget()
         if current is not None:
             self.pages.setFixedHeight(current.sizeHint().height())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Re-fit the stack when the OAuth page grows or shrinks (device prompt, banner)."""
+        if event.type() is QEvent.Type.LayoutRequest and self.kind is AuthKind.OAUTH2:
+            self._fit_pages()
+        return super().eventFilter(watched, event)
 
 
 def _page(widget: QWidget) -> QWidget:

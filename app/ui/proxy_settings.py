@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.protocol.network import ProxyMode, ProxySettings
 from app.spec.variables import SecretStore
-from app.ui.auth_panel import SecretEdit
+from app.ui.secret_edit import SecretEdit
 
 PASSWORD_VARIABLE = "proxyPassword"
 _MODE_LABELS = {

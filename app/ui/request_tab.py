@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.auth import AuthKind
 from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.catalog import MethodRole, MethodSpec, TemplateContext, find_method, methods_for
 from app.protocol.errors import UsageError
@@ -23,9 +24,11 @@ from app.protocol.events import (
     ExchangeEnd,
     ExchangeError,
     Outcome,
+    ResponseHead,
 )
 from app.protocol.followups import follow_up_method, is_streaming, task_request, template_context
 from app.protocol.network import NetworkOptions, TlsSettings
+from app.protocol.oauth.challenge import invalid_token
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.shape import ShapeIssue, expected_shape
 from app.protocol.types import ProtocolVersion
@@ -106,6 +109,7 @@ class RequestTab(RequestForm):
         self.version_combo.currentIndexChanged.connect(self._update_body_shape)
         self.shape_banner.generate_requested.connect(self._on_shape_banner_generate_requested)
         self.shape_banner.send_anyway_requested.connect(self.send_anyway)
+        self._wire_oauth()
         self._update_body_shape()
         self._fill_methods()
         self.generate_preview()
@@ -367,7 +371,14 @@ class RequestTab(RequestForm):
         if self.busy:
             return
         self.shape_banner.dismiss()
+        oauth = self.auth_panel.oauth
+        if self.auth_panel.kind is AuthKind.OAUTH2 and not oauth.has_token():
+            # No token yet (or it expired): get one, then send; the Auth page shows progress.
+            self.editor_tabs.setCurrentWidget(self.auth_panel)
+            oauth.get_token(then=self.send_anyway)
+            return
         self.response_view.clear()
+        self._heads.clear()
         try:
             request = self.build_request()
         except UsageError as exc:
@@ -390,6 +401,7 @@ class RequestTab(RequestForm):
         """Cancel and await the running exchanges (before the tab or the app closes)."""
         await self.controller.shutdown()
         await self.card_panel.shutdown()
+        await self.auth_panel.oauth.shutdown()
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""
@@ -466,9 +478,23 @@ class RequestTab(RequestForm):
         self.message_text_edit.selectAll()
 
     def _on_exchange_events(self, events: EventBatch) -> None:
+        for event in events:
+            if isinstance(event, ResponseHead):
+                self._heads.append(event)
         last = events[-1]  # the end is the last event of an exchange
         if isinstance(last, ExchangeEnd):
+            refusal = invalid_token(self._heads)
+            if refusal and self.auth_panel.kind is AuthKind.OAUTH2:
+                # RFC 6750 §3.1: a new token may succeed where this one cannot.
+                self.auth_panel.oauth.offer_renewal(refusal)
+                self.editor_tabs.setCurrentWidget(self.auth_panel)
             self.exchange_finished.emit(last)
+
+    def _wire_oauth(self) -> None:
+        self._heads: list[ResponseHead] = []
+        oauth = self.auth_panel.oauth
+        oauth.card_source = lambda: (self.card_panel.snapshot() or ("", None))[1]
+        oauth.renew_requested.connect(lambda: oauth.get_token(force=True, then=self.send_anyway))
 
     def _on_exchange_over(self) -> None:
         self._set_busy(False)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.protocol.network import TlsSettings
 from app.ui import theme
-from app.ui.auth_panel import SecretEdit
+from app.ui.secret_edit import SecretEdit
 
 
 class _PathEdit(QWidget):

@@ -30,6 +30,9 @@ JS_PEER_DIR = Path(__file__).resolve().parent / "js"
 JS_PEER_TOKEN = "secret-token"
 
 _SDK_MARKER = JS_PEER_DIR / "node_modules" / "@a2a-js" / "sdk" / "package.json"
+# The authorization server of the OAuth tests (tests/peers/js/oidc.mjs) comes from the same
+# package.json: an older node_modules without it is installed anew.
+_OIDC_MARKER = JS_PEER_DIR / "node_modules" / "oidc-provider" / "package.json"
 _STAMP = JS_PEER_DIR / "node_modules" / ".installed"  # same stamp as the Makefile
 _install_lock = threading.Lock()
 
@@ -59,11 +62,11 @@ def _node() -> str:
 
 
 def ensure_js_peer_installed() -> None:
-    """Run `npm ci` in tests/peers/js once if node_modules is missing."""
-    if _SDK_MARKER.is_file():
+    """Run `npm ci` in tests/peers/js once if node_modules is missing or out of date."""
+    if _installed():
         return
     with _install_lock, _interprocess_lock():
-        if _SDK_MARKER.is_file():
+        if _installed():
             return
         npm = shutil.which("npm")
         if npm is None:
@@ -76,12 +79,16 @@ def ensure_js_peer_installed() -> None:
             timeout=600,
             check=False,
         )
-        if proc.returncode != 0 or not _SDK_MARKER.is_file():
+        if proc.returncode != 0 or not _installed():
             pytest.fail(
                 f"npm ci in {JS_PEER_DIR} failed (exit {proc.returncode}):\n"
                 f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
             )
         _STAMP.touch()
+
+
+def _installed() -> bool:
+    return _SDK_MARKER.is_file() and _OIDC_MARKER.is_file()
 
 
 def start_js_peer(*extra_args: str, env: dict[str, str] | None = None) -> PeerProcess:
