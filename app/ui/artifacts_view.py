@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTreeView,
@@ -52,6 +53,7 @@ from app.ui.tasks import OwnedTask
 
 _PART_ROLE = Qt.ItemDataRole.UserRole + 1
 _PREVIEW_MAX = 480  # pixels: a preview, not a viewer
+_PREVIEW_MIN = 96
 
 
 class ArtifactsView(QWidget):
@@ -84,12 +86,17 @@ class ArtifactsView(QWidget):
         self.image_label = QLabel()
         self.image_label.setObjectName("artifactImageLabel")
         self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.file_label = QLabel()
+        self.file_label.setObjectName("artifactFileLabel")
+        self.file_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.file_label.setWordWrap(True)
+        self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         image_scroll = QScrollArea()
         image_scroll.setWidget(self.image_label)
         image_scroll.setWidgetResizable(True)
         self.stack = QStackedWidget()
         self._blank = QWidget()
-        for page in (self._blank, self.text_view, self.data_tree, image_scroll):
+        for page in (self._blank, self.text_view, self.data_tree, image_scroll, self.file_label):
             self.stack.addWidget(page)
         self._image_page = image_scroll
         self.save_button = QPushButton("Save as…")
@@ -99,6 +106,9 @@ class ArtifactsView(QWidget):
         self.save_button.clicked.connect(self.save_selected)
         self.save_status = QLabel()
         self.save_status.setObjectName("artifactSaveStatusLabel")
+        # A long path must not widen the page and squeeze the tree: it is cut, the
+        # tooltip has it whole.
+        self.save_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         detail = QWidget()
         detail_layout = QVBoxLayout(detail)
@@ -110,9 +120,10 @@ class ArtifactsView(QWidget):
         row.addWidget(self.save_status, 1)
         detail_layout.addLayout(row)
         split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
         split.addWidget(self.tree)
         split.addWidget(detail)
-        split.setSizes([300, 400])
+        split.setSizes([360, 400])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
@@ -155,7 +166,8 @@ class ArtifactsView(QWidget):
             )
         self.model.appendRow([row, QStandardItem(artifact.source), QStandardItem("")])
         self.tree.expand(row.index())
-        self.tree.resizeColumnToContents(0)
+        for column in range(self.model.columnCount()):
+            self.tree.resizeColumnToContents(column)
 
     # --- the selected part ----------------------------------------------------------------
 
@@ -188,6 +200,9 @@ class ArtifactsView(QWidget):
             self.stack.setCurrentWidget(self.data_tree)
         elif part.is_image and part.raw is not None and self._preview(part.raw):
             self.stack.setCurrentWidget(self._image_page)
+        elif part.kind == FILE:
+            self.file_label.setText(_file_card(part))
+            self.stack.setCurrentWidget(self.file_label)
         else:
             self.stack.setCurrentWidget(self._blank)
         self.save_button.setEnabled(_content(part) is not None)
@@ -203,11 +218,18 @@ class ArtifactsView(QWidget):
             self.info_label.setText(self.info_label.text() + " — not a readable image")
             return False
         pixmap = QPixmap.fromImage(image)
-        if pixmap.width() > _PREVIEW_MAX or pixmap.height() > _PREVIEW_MAX:
+        longest = max(pixmap.width(), pixmap.height())
+        if longest > _PREVIEW_MAX:
             pixmap = pixmap.scaled(
                 _PREVIEW_MAX, _PREVIEW_MAX, Qt.AspectRatioMode.KeepAspectRatio,
                 Qt.TransformationMode.SmoothTransformation,
             )  # fmt: skip
+        elif longest < _PREVIEW_MIN:  # an icon-sized image, enlarged with its pixels kept
+            factor = _PREVIEW_MIN // max(longest, 1)
+            pixmap = pixmap.scaled(pixmap.width() * factor, pixmap.height() * factor)
+            self.info_label.setText(
+                f"{self.info_label.text()} · {image.width()}×{image.height()} px, shown ×{factor}"
+            )
         self.image_label.setPixmap(pixmap)
         return True
 
@@ -240,6 +262,7 @@ class ArtifactsView(QWidget):
             theme.style(self.save_status, "text-error")
         else:
             self.save_status.setText(f"Saved {format_size(len(content))} to {path}")
+            self.save_status.setToolTip(str(path))
             theme.style(self.save_status, "plain")
         finally:
             self.save_button.setEnabled(True)
@@ -257,6 +280,17 @@ def _content(part: PartView) -> bytes | None:
     if part.kind == FILE:
         return part.raw
     return None
+
+
+def _file_card(part: PartView) -> str:
+    lines = [part.name or "(no file name)", content_type(part)]
+    if part.size is not None:
+        lines.append(format_size(part.size))
+    if part.uri:
+        lines.append(f"by reference: {part.uri}\nThe workbench does not fetch it.")
+    else:
+        lines.append("Never opened or run here: Save as… writes its bytes to a file.")
+    return "\n".join(lines)
 
 
 def _part_title(part: PartView, index: int) -> str:

@@ -127,12 +127,16 @@ class AttachmentsPanel(QWidget):
     def warnings(self) -> list[str]:
         """What the warning label says, one line each."""
         lines = [w for w in (size_warning(a) for a in self._items) if w]
+        refused: list[str] = []
         for attachment in self._items:
-            if not accepts(attachment.accepted_type, self._modes):
-                lines.append(
-                    f"{attachment.accepted_type} is not among the card's input modes"
-                    f" ({', '.join(self._modes)})"
-                )
+            kind = attachment.accepted_type
+            if not accepts(kind, self._modes) and kind not in refused:
+                refused.append(kind)
+        if refused:
+            lines.append(
+                f"Not among the card's input modes ({', '.join(self._modes)}):"
+                f" {', '.join(refused)} — the agent may refuse the message"
+            )
         return lines
 
     # --- adding -------------------------------------------------------------------------

@@ -36,15 +36,18 @@ from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 
 
-def tiny_png() -> bytes:
-    """A valid 2×2 red PNG, built here so the test needs no binary fixture."""
+def tiny_png(width: int = 2, height: int = 2) -> bytes:
+    """A valid RGB PNG with a colour gradient, built here so no binary fixture is needed."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
-    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
-    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    rows = b"".join(
+        b"\x00" + b"".join(bytes((255 * x // width, 255 * y // height, 160)) for x in range(width))
+        for y in range(height)
+    )
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)

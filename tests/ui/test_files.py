@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.events import Outcome
+from app.protocol.parts import format_size
 from app.ui.artifacts_view import ArtifactsView
 from app.ui.attachments_panel import DataPartDialog
 from app.ui.card_panel import CardPanel
@@ -84,7 +85,8 @@ def test_attached_parts_are_echoed_and_saved_byte_identical(
     version: str,
 ) -> None:
     png, blob = tmp_path / "pixel.png", tmp_path / "blob.bin"
-    png.write_bytes(tiny_png())
+    image = tiny_png(120, 80)
+    png.write_bytes(image)
     blob.write_bytes(PAYLOAD)
     tab = new_tab(qtbot, window)
     combo = find(tab, QComboBox, "versionCombo")
@@ -102,7 +104,10 @@ def test_attached_parts_are_echoed_and_saved_byte_identical(
     add_data_part(qtbot, tab, '{"answer": 42}')
     warning = find(tab, QLabel, "attachmentsWarningLabel")
     assert warning.isVisible()
-    assert "image/png is not among the card's input modes (text/plain)" in warning.text()
+    assert warning.text() == (
+        "Not among the card's input modes (text/plain): image/png, application/octet-stream,"
+        " application/json — the agent may refuse the message"
+    )
     preview = find(tab, QPlainTextEdit, "bodyPreview").toPlainText()
     if version == "1.0":
         assert '"mediaType": "image/png"' in preview and '"filename": "pixel.png"' in preview
@@ -120,11 +125,9 @@ def test_attached_parts_are_echoed_and_saved_byte_identical(
     tabs.setCurrentWidget(artifacts)
     info = find(artifacts, QLabel, "artifactPartInfoLabel")
     # The first part is selected: the image, previewed.
-    assert info.text() == "file · pixel.png · image/png · 75 B".replace(
-        "75 B", f"{len(tiny_png())} B"
-    )
-    image = find(artifacts, QLabel, "artifactImageLabel")
-    assert image.isVisible() and not image.pixmap().isNull()
+    assert info.text() == f"file · pixel.png · image/png · {format_size(len(image))}"
+    image_label = find(artifacts, QLabel, "artifactImageLabel")
+    assert image_label.isVisible() and image_label.pixmap().size().toTuple() == (120, 80)
     select_part(artifacts, 0, 2)
     assert info.text().startswith("data · application/json")
     if SHOTS.is_dir() and version == "1.0":
@@ -137,6 +140,7 @@ def test_attached_parts_are_echoed_and_saved_byte_identical(
 
     select_part(artifacts, 0, 1)
     assert info.text() == "file · blob.bin · application/octet-stream · 768 B"
+    assert "Never opened or run here" in find(artifacts, QLabel, "artifactFileLabel").text()
     target = tmp_path / "out" / "saved.bin"
     target.parent.mkdir()
     monkeypatch.setattr(
