@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.protocol.parts import JSON_MEDIA_TYPE, OCTET_STREAM
@@ -86,6 +86,23 @@ def artifacts_in(value: Any, source: str = "result") -> list[ArtifactView]:
     found: list[ArtifactView] = []
     _collect(_unwrap_envelope(value), source, found, depth=0)
     return found
+
+
+def merge(known: list[ArtifactView], artifact: ArtifactView) -> tuple[int, bool]:
+    """Fold ``artifact`` into ``known`` (in place) as A2A artifact updates mean it: with
+    ``append`` its parts extend the artifact of the same ``artifactId``; without, it
+    replaces that artifact (a Task snapshot repeats what updates sent). Returns the index
+    it landed at and whether it is new. Artifacts without an id are always new."""
+    for index, old in enumerate(known):
+        if artifact.artifact_id and old.artifact_id == artifact.artifact_id:
+            if artifact.append:
+                artifact = replace(
+                    old, parts=old.parts + artifact.parts, source=artifact.source, append=True
+                )
+            known[index] = artifact
+            return index, False
+    known.append(artifact)
+    return len(known) - 1, True
 
 
 def read_part(part: Any) -> PartView:

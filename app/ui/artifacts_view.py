@@ -44,6 +44,7 @@ from app.protocol.artifacts import (
     PartView,
     artifacts_in,
     content_type,
+    merge,
     suggested_name,
 )
 from app.protocol.parts import format_size
@@ -153,18 +154,24 @@ class ArtifactsView(QWidget):
         return len(found)
 
     def _add(self, artifact: ArtifactView) -> None:
-        self._artifacts.append(artifact)
-        title = artifact.title() + (" (appended chunk)" if artifact.append else "")
-        row = QStandardItem(title)
+        index, new = merge(self._artifacts, artifact)
+        artifact = self._artifacts[index]
+        if new:
+            row = QStandardItem()
+            self.model.appendRow([row, QStandardItem(), QStandardItem()])
+        else:
+            row = self.model.item(index, 0)
+            row.removeRows(0, row.rowCount())
+        self.model.item(index, 1).setText(artifact.source)
+        row.setText(artifact.title() + (" (appended)" if artifact.append else ""))
         row.setToolTip(f"{artifact.artifact_id or 'no artifactId'} — from {artifact.source}")
-        for index, part in enumerate(artifact.parts):
-            label = QStandardItem(_part_title(part, index))
+        for number, part in enumerate(artifact.parts):
+            label = QStandardItem(_part_title(part, number))
             label.setData(part, _PART_ROLE)
             size = part.size if part.size is not None else len(part.text.encode())
             row.appendRow(
                 [label, QStandardItem(content_type(part)), QStandardItem(format_size(size))]
             )
-        self.model.appendRow([row, QStandardItem(artifact.source), QStandardItem("")])
         self.tree.expand(row.index())
         for column in range(self.model.columnCount()):
             self.tree.resizeColumnToContents(column)

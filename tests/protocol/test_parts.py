@@ -17,7 +17,16 @@ from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
 from app.errors import UsageError
-from app.protocol.artifacts import DATA, FILE, TEXT, artifacts_in, read_part, suggested_name
+from app.protocol.artifacts import (
+    DATA,
+    FILE,
+    TEXT,
+    ArtifactView,
+    artifacts_in,
+    merge,
+    read_part,
+    suggested_name,
+)
 from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.parts import (
     Attachment,
@@ -204,3 +213,28 @@ async def test_the_demo_agent_echoes_the_attached_parts(
     assert blob.raw == PAYLOAD and blob.name == "blob.bin"
     assert pdf.uri == "https://example.invalid/files/report.pdf" and pdf.raw is None
     assert data.data == {"answer": 42, "tags": ["a", "b"]}  # Struct numbers: 42.0 == 42
+
+
+def test_appended_chunks_join_their_artifact_and_snapshots_replace() -> None:
+    known: list[ArtifactView] = []
+
+    def update(item: dict[str, Any], source: str) -> list[tuple[int, bool]]:
+        return [merge(known, a) for a in artifacts_in(item, source)]
+
+    def chunk(text: str, *, append: bool) -> dict[str, Any]:
+        artifact = {"artifactId": "a1", "name": "story", "parts": [{"text": text}]}
+        event = {"taskId": "t", "contextId": "c", "artifact": artifact, "append": append}
+        return {"jsonrpc": "2.0", "id": 1, "result": {"artifactUpdate": event}}
+
+    assert update(chunk("Once ", append=False), "stream item 1") == [(0, True)]
+    assert update(chunk("upon a time", append=True), "stream item 2") == [(0, False)]
+    (story,) = known
+    assert [p.text for p in story.parts] == ["Once ", "upon a time"] and story.append
+    # 0.3 JSON-RPC artifact-update and a later Task snapshot of the same artifact.
+    other = {"kind": "artifact-update", "taskId": "t", "artifact": {"artifactId": "b"}}
+    assert update(other, "stream item 3") == [(1, True)]
+    snapshot = {"kind": "task", "id": "t", "artifacts": [
+        {"artifactId": "a1", "name": "story", "parts": [{"kind": "text", "text": "whole"}]},
+    ]}  # fmt: skip
+    assert update(snapshot, "stream item 4") == [(0, False)]
+    assert [p.text for p in known[0].parts] == ["whole"] and not known[0].append
