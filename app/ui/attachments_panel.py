@@ -12,10 +12,12 @@ modes (``defaultInputModes`` and the skills' ``inputModes``) only warn: the agen
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -50,6 +52,7 @@ class AttachmentsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attachmentsPanel")
+        self.setAcceptDrops(True)  # files dropped here are attached inline
         self._items: list[Attachment] = []
         self._modes: tuple[str, ...] = ()
         self.list = QListWidget()
@@ -142,7 +145,7 @@ class AttachmentsPanel(QWidget):
     # --- adding -------------------------------------------------------------------------
 
     def choose_file(self) -> None:
-        """*Attach file…*: pick a file and add it inline."""
+        """*Attach file…*: pick a file and add it inline (or drop files on the panel)."""
         path, _filter = QFileDialog.getOpenFileName(self, "Attach file")
         if path:
             self._try(lambda: file_attachment(Path(path)))
@@ -158,6 +161,17 @@ class AttachmentsPanel(QWidget):
         dialog = DataPartDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted and dialog.attachment is not None:
             self.add(dialog.attachment)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Accept a drag of local files."""
+        if _local_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """Attach every dropped local file inline, in order."""
+        for path in _local_files(event.mimeData()):
+            self._try(functools.partial(file_attachment, path))
+        event.acceptProposedAction()
 
     def _try(self, build: Callable[[], Attachment]) -> None:
         try:
@@ -214,6 +228,12 @@ class DataPartDialog(QDialog):
             self.error_label.show()
             return
         super().accept()
+
+
+def _local_files(mime: QMimeData) -> list[Path]:
+    if not mime.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
 
 
 def _button(name: str, text: str, tip: str) -> QPushButton:

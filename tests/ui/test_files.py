@@ -7,22 +7,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialogButtonBox,
     QLabel,
     QLineEdit,
+    QListWidget,
     QPlainTextEdit,
     QPushButton,
     QTreeView,
 )
 
 from app.protocol.events import Outcome
-from app.protocol.parts import format_size
+from app.protocol.parts import MAX_INLINE_BYTES, format_size
 from app.ui.artifacts_view import ArtifactsView
-from app.ui.attachments_panel import DataPartDialog
+from app.ui.attachments_panel import AttachmentsPanel, DataPartDialog
 from app.ui.card_panel import CardPanel
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
@@ -187,3 +189,49 @@ def test_a_stream_artifact_and_a_data_reply_show_up(
     assert message.title() == "message"
     assert [p.kind for p in message.parts] == ["text", "data"]
     assert message.parts[1].data == {"total": 42}  # 42.0 from Python, 42 from JS
+
+
+def test_dropped_files_a_too_big_file_and_remove(
+    qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab = new_tab(qtbot, window)
+    panel = tab.findChild(AttachmentsPanel, "attachmentsPanel")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(notes))])
+    point = QPointF(panel.rect().center())
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(point.toPoint(), Qt.DropAction.CopyAction, mime, buttons, mods)
+    QApplication.sendEvent(panel, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(point, Qt.DropAction.CopyAction, mime, buttons, mods)
+    QApplication.sendEvent(panel, drop)
+    attachments_list = find(tab, QListWidget, "attachmentsList")
+    assert [attachments_list.item(i).text() for i in range(attachments_list.count())] == [
+        "notes.txt — text/plain, 6 B inline"
+    ]
+    assert '"mediaType": "text/plain"' in find(tab, QPlainTextEdit, "bodyPreview").toPlainText()
+
+    big = tmp_path / "big.iso"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_INLINE_BYTES + 1)  # sparse: nothing is written
+    attach(qtbot, tab, monkeypatch, big)
+    warning = find(tab, QLabel, "attachmentsWarningLabel")
+    assert "files over 10.0 MiB are not sent inline — attach it by URI instead" in warning.text()
+    assert attachments_list.count() == 1
+
+    monkeypatch.setattr(
+        "PySide6.QtWidgets.QInputDialog.getText",
+        lambda *a, **k: ("https://example.invalid/manual.pdf", True),
+    )
+    click(qtbot, tab, "attachUriButton")
+    assert attachments_list.item(1).text() == (
+        "manual.pdf — application/pdf, https://example.invalid/manual.pdf"
+    )
+    attachments_list.setCurrentRow(0)
+    click(qtbot, tab, "removeAttachmentButton")
+    assert [a.name for a in panel.attachments()] == ["manual.pdf"]
+    assert '"url": "https://example.invalid/manual.pdf"' in (
+        find(tab, QPlainTextEdit, "bodyPreview").toPlainText()
+    )
