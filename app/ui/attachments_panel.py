@@ -63,10 +63,10 @@ class AttachmentsPanel(QWidget):
             "attachFileButton", "Attach file…", "Send a file inline (base64 bytes)"
         )
         self.uri_button = _button(
-            "attachUriButton", "File by URI…", "Send a file part that refers to a URI"
+            "attachUriButton", "By URI…", "Send a file part that refers to a URI (not read here)"
         )
         self.data_button = _button(
-            "addDataPartButton", "Add data part…", "Send a JSON object as a data part"
+            "addDataPartButton", "Data part…", "Add a data part: a JSON object typed in an editor"
         )
         self.remove_button = _button(
             "removeAttachmentButton", "Remove", "Remove the selected attachment"
@@ -151,13 +151,13 @@ class AttachmentsPanel(QWidget):
             self._try(lambda: file_attachment(Path(path)))
 
     def choose_uri(self) -> None:
-        """*File by URI…*: type a URI; the media type is guessed from its path."""
+        """*By URI…*: type a URI; the media type is guessed from its path."""
         uri, ok = QInputDialog.getText(self, "File by URI", "URI of the file:")
         if ok and uri.strip():
             self._try(lambda: uri_attachment(uri))
 
     def edit_data_part(self) -> None:
-        """*Add data part…*: a JSON editor; OK adds the object."""
+        """*Data part…*: a JSON editor; OK adds the object."""
         dialog = DataPartDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted and dialog.attachment is not None:
             self.add(dialog.attachment)
