@@ -61,8 +61,14 @@ def remove_stale_temps(path: Path, *, older_than: float = STALE_TEMP_AGE_S) -> l
 
 
 def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through a temp file in the same
-    directory and ``os.replace``; on any failure the previous file is left as it was.
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` as :func:`atomic_write_bytes`
+    does."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` through a temp file in the same directory and
+    ``os.replace``; on any failure the previous file is left as it was.
 
     The temp file is created with mode 0600 (``os.open``, ``O_EXCL``) and gets its final
     mode before any byte is written: ``mode`` when given (``0o600`` for private files), else
@@ -92,8 +98,8 @@ def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
                 os.fchmod(fd, mode)
             else:  # pragma: no cover - Windows before Python 3.13
                 os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -4,7 +4,7 @@
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
         --api-key NAME=VALUE[@header|query|cookie] | --oauth2 FLOW ...] [--extension URI]...
-        [--force] [--deadline SECONDS] [--strict]
+        [--force] [--deadline SECONDS] [--strict] [--file PATH|URI]... [--data JSON]...
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
@@ -12,6 +12,10 @@ binding (a JSON-RPC envelope given to HTTP+JSON, a 0.3 part in a 1.0 request, �
 the method's request schema (a 1.0 message without ``role``; listed by JSON path), unless
 ``--force``. With ``--strict`` a ``finding`` of error severity (a deviation the client
 understood, such as a 0.3 state spelling in a 1.0 answer) turns success into status 2.
+
+``--file`` and ``--data`` add parts after the template's text part, in the shape of the
+version and binding (docs/PROTOCOL.md §5.2): a local file inline as base64 (at most
+10 MiB), an ``http(s):`` or ``file:`` URI by reference, a JSON object as a data part.
 
 Credentials go to URL only; they are masked in the output unless ``--reveal-secrets``.
 ``--oauth2`` and its settings: :mod:`app.commands.oauth`.
@@ -23,7 +27,9 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
+from pathlib import Path
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
@@ -42,9 +48,12 @@ from app.protocol.auth import (
 from app.protocol.catalog import TemplateContext, find_method, methods_for
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.jsonrpc import new_request_id
+from app.protocol.parts import Attachment, data_attachment, file_attachment, uri_attachment
 from app.protocol.request import A2ARequest, parse_body, render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.validate import check_request_body
+
+_URI = re.compile(r"(?:https?|file|data):", re.IGNORECASE)  # by reference, not read here
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,6 +73,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
+    )
+    p.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        metavar="PATH|URI",
+        help="attach a file part: a path inline (base64), a URI by reference (repeatable)",
+    )
+    p.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        metavar="JSON",
+        help="attach a data part holding this JSON object (repeatable)",
     )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
     add_exchange_options(p)
@@ -176,6 +199,8 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     binding = Binding(args.binding)
     spec = find_method(version, args.method)
     if args.body is not None:
+        if args.file or args.data:
+            raise CliUsageError("--file and --data fill the template; they do not go with --body")
         params_text = _read_body(args.body)
         parse_body(params_text)
         if binding is Binding.JSONRPC:
@@ -191,7 +216,10 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
                 f"unknown {version.value} method {args.method!r} (known: {names}); "
                 "use --body to send any method"
             )
-        ctx = TemplateContext(text=args.text if args.text is not None else "hello")
+        ctx = TemplateContext(
+            text=args.text if args.text is not None else "hello",
+            attachments=_attachments(args.file, args.data),
+        )
         body = render_body(spec, binding, ctx)
     if not args.force:
         problems = check_request_body(version, binding, args.method, body)
@@ -288,3 +316,16 @@ def main(argv: list[str]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_STATUS[Outcome.TRANSPORT_ERROR]
     return strict_status(EXIT_STATUS[outcome], printer.error_findings, args.strict)
+
+
+def _attachments(files: list[str], data: list[str]) -> tuple[Attachment, ...]:
+    """``--file`` and ``--data`` as attachments, files first, each in the order given.
+
+    Raises:
+        UsageError: a file cannot be read or is too big inline; a data part is not an
+            object.
+    """
+    found = [
+        uri_attachment(item) if _URI.match(item) else file_attachment(Path(item)) for item in files
+    ]
+    return (*found, *(data_attachment(text) for text in data))

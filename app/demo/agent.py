@@ -10,6 +10,8 @@ Commands (the first text part of the user's message, stripped):
 * ``stream [N] [INTERVAL_MS]`` -> a Task with N ``progress i/N`` updates, then an artifact.
 * ``ask`` -> a Task that waits for the user's name (INPUT_REQUIRED), then greets them.
 * ``fail`` -> a Task that ends FAILED.
+* ``echo parts`` -> a completed Task whose artifact ``echo`` holds every part of the
+  message after the command text (files and data parts come back as they were sent).
 * anything else -> a Message ``Echo: <text>``.
 """
 
@@ -25,6 +27,7 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types import Part, TaskState
 
 MAX_STREAM_STEPS = 100_000
+ECHO_PARTS = "echo parts"
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -95,6 +98,9 @@ class DemoAgentExecutor(AgentExecutor):
 
         stream_args = parse_stream_args(text)
         command = text.lower()
+        if command == ECHO_PARTS:
+            await _echo_parts(context, event_queue)
+            return
         if stream_args is None and command not in ("ask", "fail"):
             await event_queue.enqueue_event(
                 new_message([new_text_part(f"Echo: {text}")], context_id=context.context_id)
@@ -135,6 +141,15 @@ def _first_text(context: RequestContext) -> str:
     message = context.message
     parts: list[Part] = list(message.parts) if message is not None else []
     return next((part.text.strip() for part in parts if part.HasField("text")), "")
+
+
+async def _echo_parts(context: RequestContext, event_queue: EventQueue) -> None:
+    message = context.message
+    parts = list(message.parts) if message is not None else []
+    updater = await _start_task(context, event_queue)
+    # The command's own text part is left out: the artifact holds what was attached.
+    await updater.add_artifact(parts[1:], name="echo")
+    await updater.complete()
 
 
 async def _start_task(context: RequestContext, event_queue: EventQueue) -> TaskUpdater:

@@ -28,6 +28,7 @@ from typing import Any
 
 from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 
+from app.protocol.parts import Attachment, Dialect, parts_of
 from app.protocol.types import Binding, ProtocolVersion
 
 
@@ -64,6 +65,8 @@ class TemplateContext:
     context_id: str = ""
     tenant: str = ""
     push_config_id: str = ""
+    attachments: tuple[Attachment, ...] = ()
+    """Files and data parts added after the text part (:mod:`app.protocol.parts`)."""
 
 
 Template = Callable[[TemplateContext], dict[str, Any]]
@@ -133,7 +136,7 @@ def _v1_message(ctx: TemplateContext) -> dict[str, Any]:
     message: dict[str, Any] = {
         "messageId": ctx.message_id or new_message_id(),
         "role": "ROLE_USER",
-        "parts": [{"text": ctx.text}],
+        "parts": [{"text": ctx.text}, *parts_of(ctx.attachments, Dialect.V1)],
     }
     if ctx.context_id:
         message["contextId"] = ctx.context_id
@@ -183,7 +186,10 @@ def _v03_message(ctx: TemplateContext) -> dict[str, Any]:
         "kind": "message",
         "messageId": ctx.message_id or new_message_id(),
         "role": "user",
-        "parts": [{"kind": "text", "text": ctx.text}],
+        "parts": [
+            {"kind": "text", "text": ctx.text},
+            *parts_of(ctx.attachments, Dialect.V03_JSONRPC),
+        ],
     }
     if ctx.context_id:
         message["contextId"] = ctx.context_id
@@ -225,7 +231,7 @@ def _v03p_message(ctx: TemplateContext) -> dict[str, Any]:
     message: dict[str, Any] = {
         "messageId": ctx.message_id or new_message_id(),
         "role": "ROLE_USER",
-        "content": [{"text": ctx.text}],
+        "content": [{"text": ctx.text}, *parts_of(ctx.attachments, Dialect.V03_PROTO)],
     }
     if ctx.context_id:
         message["contextId"] = ctx.context_id

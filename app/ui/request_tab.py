@@ -38,6 +38,7 @@ from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
+from app.ui.files_wiring import install_files
 from app.ui.method_marks import mark_methods
 from app.ui.proxy_settings import current_proxy
 from app.ui.request_controller import RequestController
@@ -95,6 +96,7 @@ class RequestTab(RequestForm):
             self.controller, self.response_view, self.timeline, self._note_task
         )
         self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
+        self.attachments_panel, self.artifacts_view = install_files(self)
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
@@ -402,6 +404,7 @@ class RequestTab(RequestForm):
         await self.controller.shutdown()
         await self.card_panel.shutdown()
         await self.auth_panel.oauth.shutdown()
+        await self.artifacts_view.shutdown()
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""
@@ -419,13 +422,14 @@ class RequestTab(RequestForm):
             self.last_context_id = context_id
 
     def _template_context(self, spec: MethodSpec) -> TemplateContext:
-        return template_context(
+        ctx = template_context(
             spec,
             self.message_text_edit.text(),
             follow_up=self._follow_up,
             last_task_id=self.last_task_id,
             last_context_id=self.last_context_id,
         )
+        return dataclasses.replace(ctx, attachments=self.attachments_panel.attachments())
 
     def _side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:
         """The ``role`` request for ``task_id`` over this tab's binding, headers and auth."""
