@@ -47,10 +47,9 @@ from app.protocol.oauth import (
 )
 from app.spec.oauth_saved import load_refresh_token, save_refresh_token, seed_refresh_token
 from app.spec.variables import SecretStore
+from app.ui import theme
 from app.ui.secret_edit import SecretEdit
 from app.ui.tasks import OwnedTask
-
-ERROR_STYLE = "color: #b00020;"
 
 
 class DeviceCodePrompt(QFrame):
@@ -309,7 +308,7 @@ class OAuthPanel(QWidget):
     def offer_renewal(self, refusal: str) -> None:
         """The agent refused the token: offer *Get new token and resend*."""
         self.renew_label.setText(f"The agent refused the token ({refusal}).")
-        self.renew_label.setStyleSheet(ERROR_STYLE)
+        theme.style(self.renew_label, "text-error")
         self.renew_banner.show()
 
     async def _fetch(self, force: bool, then: Callable[[], None] | None) -> None:
@@ -346,7 +345,7 @@ class OAuthPanel(QWidget):
 
     def _set_status(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
-        self.status.setStyleSheet(ERROR_STYLE if error else "")
+        theme.style(self.status, "text-error" if error else "plain")
 
     def _on_renew(self) -> None:
         self.renew_banner.hide()
