@@ -199,10 +199,10 @@ def test_added_settings_page_is_listed_and_applied(window: MainWindow) -> None:
 def test_geometry_and_docks_are_remembered(qtbot: Any, qloop: Any) -> None:
     first = MainWindow()
     first.show()
-    first.resize(700, 500)  # inside the offscreen 800×600 screen
+    first.resize(720, 560)  # inside the offscreen 800×600 screen, above the minimum size
     first.history_dock.show()
     first.spec.doc_dock.close()
-    qtbot.waitUntil(lambda: first.width() == 700)
+    qtbot.waitUntil(lambda: (first.width(), first.height()) == (720, 560))
     qloop.run_until_complete(first.shutdown())
     first.close_now()
     first.deleteLater()
@@ -210,7 +210,7 @@ def test_geometry_and_docks_are_remembered(qtbot: Any, qloop: Any) -> None:
     second = MainWindow()
     try:
         second.show()
-        assert (second.width(), second.height()) == (700, 500)
+        assert (second.width(), second.height()) == (720, 560)
         assert second.history_dock.isVisible()
         assert not second.spec.doc_dock.isVisible()
         tab = second.new_a2a_tab()

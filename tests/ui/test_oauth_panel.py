@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QMenu, QPushButton
 
 from app.protocol.events import Outcome
+from app.ui import theme
 from app.ui.main_window import MainWindow
 from app.ui.oauth_panel import DeviceCodePrompt, OAuthPanel
 from tests.helpers.oidc_browser import browse
@@ -147,7 +148,7 @@ def test_wrong_secret_shows_invalid_client(
     status = find(panel, QLabel, "oauthTokenStatus")
     wait_until(lambda: "invalid_client" in status.text(), timeout=15)
     assert status.text().startswith("invalid_client: client authentication failed")
-    assert "b00020" in status.styleSheet()
+    assert theme.colours().text_error in status.styleSheet()
 
 
 def test_oauth_settings_save_and_load_without_the_token(
