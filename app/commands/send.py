@@ -4,7 +4,7 @@
         [--text TEXT | --body FILE|-] [--header 'Name: value']... [--timeout SECONDS]
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
         --api-key NAME=VALUE[@header|query|cookie]] [--extension URI]... [--force]
-        [--deadline SECONDS] [--strict]
+        [--deadline SECONDS] [--strict] [--task-id ID] [--context-id ID]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
@@ -59,6 +59,19 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--body",
         help="a file holding the method's request object as JSON (JSON-RPC: the params), or -",
+    )
+    p.add_argument(
+        "--task-id",
+        default="",
+        metavar="ID",
+        help="the task id for --text templates that take one (GetTask, CancelTask, "
+        "SubscribeToTask, push configs); with a send method, continue that task",
+    )
+    p.add_argument(
+        "--context-id",
+        default="",
+        metavar="ID",
+        help="the context id for --text templates (ListTasks; a send method's next turn)",
     )
     p.add_argument(
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
@@ -166,6 +179,8 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     binding = Binding(args.binding)
     spec = find_method(version, args.method)
     if args.body is not None:
+        if args.task_id or args.context_id:
+            raise CliUsageError("--task-id and --context-id fill --text templates, not --body")
         params_text = _read_body(args.body)
         parse_body(params_text)
         if binding is Binding.JSONRPC:
@@ -181,7 +196,11 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
                 f"unknown {version.value} method {args.method!r} (known: {names}); "
                 "use --body to send any method"
             )
-        ctx = TemplateContext(text=args.text if args.text is not None else "hello")
+        ctx = TemplateContext(
+            text=args.text if args.text is not None else "hello",
+            task_id=args.task_id,
+            context_id=args.context_id,
+        )
         body = render_body(spec, binding, ctx)
     if not args.force:
         problems = check_request_body(version, binding, args.method, body)

@@ -3,8 +3,8 @@
 The preview is rendered again on every keystroke in the *Text* field and in the id fields,
 and whenever the method, version or binding changes (the tab calls
 :meth:`RequestTab.generate_preview`). The draft is still only overwritten by an explicit
-action: *Replace request body*, Enter in the *Text* field, or Ctrl+Shift+Enter (replace and
-send).
+action: *Replace request body*, Enter in the *Text* field, or Ctrl+Shift+Enter (*Request →
+Replace and send*).
 
 Methods whose template takes a task id or a context id (GetTask, CancelTask, the push config
 methods, ListTasks) show those ids in two fields beside *Text*, prefilled with the last ones
@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from app.protocol.catalog import MethodSpec, TemplateContext
@@ -27,8 +26,6 @@ from app.protocol.stream_items import ItemKind, TaskState, classify_json
 
 if TYPE_CHECKING:
     from app.ui.request_tab import RequestTab
-
-REPLACE_AND_SEND_KEYS = ("Ctrl+Shift+Return", "Ctrl+Shift+Enter")
 
 
 class BodyFlow(QObject):
@@ -71,11 +68,6 @@ class BodyFlow(QObject):
             "The method's template, following the Text field; “Replace request body”"
             " (Enter in Text) copies it into the draft"
         )
-        self.shortcuts = []
-        for keys in REPLACE_AND_SEND_KEYS:
-            shortcut = QShortcut(QKeySequence(keys), tab)
-            shortcut.activated.connect(self.replace_and_send)
-            self.shortcuts.append(shortcut)
         tab.controller.started.connect(self._on_started)
         tab.controller.event_arrived.connect(self._on_event)
         tab.controller.finished.connect(self._on_finished)
@@ -116,7 +108,8 @@ class BodyFlow(QObject):
     # --- actions -------------------------------------------------------------------
 
     def replace_and_send(self) -> None:
-        """Ctrl+Shift+Enter: the preview into the draft, then send it."""
+        """Ctrl+Shift+Enter (Request → Replace and send, app/ui/menus.py): the preview
+        into the draft, then send it."""
         tab = self._tab
         if tab.busy:
             return
