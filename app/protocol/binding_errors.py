@@ -95,10 +95,9 @@ def redirect_error(head: ResponseHead, binding: Binding, clock: Clock) -> Exchan
     where = f"a redirect to {location}" if location else "a redirect without a Location"
     name = BINDING_WORDS.get(binding, binding.value)
     advice = _REDIRECT_ADVICE.get(binding, "send to the interface URL itself")
-    status = f"HTTP {head.status} {head.reason}".strip()
+    # The status is the error's code and name: said once, by whoever shows the error.
     message = (
-        f"The server answered with {where} ({status}); the {name} binding does not follow"
-        f" redirects: {advice}"
+        f"The server answered with {where}; the {name} binding does not follow redirects: {advice}"
     )
     return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)
 

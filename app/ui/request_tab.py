@@ -32,6 +32,7 @@ from app.spec.draft import RequestDraft
 from app.spec.validate import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
+from app.ui.binding_help import BindingHelp
 from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
@@ -128,6 +129,8 @@ class RequestTab(RequestForm):
             self.extensions_panel.model.rowsRemoved,
         ):
             signal.connect(self._update_dirty)
+        # After the presenter: a binding mismatch error is shown before the card hint joins it.
+        self.binding_help = BindingHelp(self)
 
     # --- state read by the window and tests -------------------------------------------
 
