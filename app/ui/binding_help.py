@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton
 
-from app.protocol.binding_errors import BINDING_WORDS, card_hint, says_other_binding, same_url
+from app.protocol.binding_errors import BINDING_WORDS, card_hint, same_url, says_other_binding
 from app.protocol.card.view import InterfaceView
 from app.protocol.events import ExchangeError
 from app.ui import theme

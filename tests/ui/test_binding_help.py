@@ -61,6 +61,10 @@ def send(qtbot: Any, tab: RequestTab, wait_until: Callable[..., None]) -> str:
     return "" if label.isHidden() else str(label.text())
 
 
+def outcome(tab: RequestTab) -> Outcome | None:
+    return tab.response_view.outcome
+
+
 def test_switching_to_grpc_offers_the_cards_grpc_interface(
     qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
 ) -> None:
@@ -77,7 +81,7 @@ def test_switching_to_grpc_offers_the_cards_grpc_interface(
 
     # Sent anyway to the old URL: the error says why, in words, and where to go.
     error = send(qtbot, tab, wait_until)
-    assert tab.response_view.outcome is Outcome.TRANSPORT_ERROR
+    assert outcome(tab) is Outcome.TRANSPORT_ERROR
     assert f"this port answers HTTP/1.1; gRPC needs HTTP/2 — the card lists gRPC at {grpc}" in (
         error
     )
@@ -88,7 +92,7 @@ def test_switching_to_grpc_offers_the_cards_grpc_interface(
     click(qtbot, tab, "useCardInterfaceButton")
     assert tab.endpoint_edit.text() == grpc and not bar.isVisible()
     assert send(qtbot, tab, wait_until) == ""
-    assert tab.response_view.outcome is Outcome.OK
+    assert outcome(tab) is Outcome.OK
 
 
 def test_a_redirected_jsonrpc_post_says_so_and_names_the_cards_url(
@@ -98,7 +102,7 @@ def test_a_redirected_jsonrpc_post_says_so_and_names_the_cards_url(
     bar = find(tab, QFrame, "bindingOfferBar")
     assert bar.isVisible()  # /rest is not the card's JSON-RPC URL
     error = send(qtbot, tab, wait_until)
-    assert tab.response_view.outcome is Outcome.RPC_ERROR
+    assert outcome(tab) is Outcome.RPC_ERROR
     assert error.startswith("Error response 307 Temporary Redirect: The server answered with")
     assert f"a redirect to {sdk_peer['rest_url']}/;" in error
     assert "the JSON-RPC binding does not follow redirects" in error
