@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLineEdit, QPushButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
 
 from app.protocol.catalog import MethodSpec, TemplateContext
 from app.protocol.events import NOT_JSON, ResponseBody
@@ -45,9 +45,13 @@ class BodyFlow(QObject):
             " and taskId when the task waits for input"
         )
         self.follow_up_button.setEnabled(False)
+        self.task_id_label = _label("templateTaskIdLabel", "Task id")
+        self.context_id_label = _label("templateContextIdLabel", "Context id")
         row = tab.text_row
         at = row.indexOf(tab.message_text_edit) + 1
-        for widget in (self.task_id_edit, self.context_id_edit):
+        for widget in (
+            self.task_id_label, self.task_id_edit, self.context_id_label, self.context_id_edit
+        ):  # fmt: skip
             row.insertWidget(at, widget)
             at += 1
         row.addWidget(self.follow_up_button)
@@ -88,8 +92,10 @@ class BodyFlow(QObject):
     def show_fields(self, spec: MethodSpec) -> None:
         """Show the id fields ``spec``'s template takes, hide the others."""
         takes_task, takes_context = template_ids(spec)
-        self.task_id_edit.setVisible(takes_task)
-        self.context_id_edit.setVisible(takes_context)
+        for widget in (self.task_id_label, self.task_id_edit):
+            widget.setVisible(takes_task)
+        for widget in (self.context_id_label, self.context_id_edit):
+            widget.setVisible(takes_context)
 
     def note_ids(self, task_id: str, context_id: str, state: TaskState | None = None) -> None:
         """Ids seen in this tab's latest result: they prefill the id fields (still editable);
@@ -143,6 +149,13 @@ class BodyFlow(QObject):
     def _update_button(self) -> None:
         known = bool(self.context_id_edit.text().strip())
         self.follow_up_button.setEnabled(known and not self._running)
+
+
+def _label(name: str, text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setVisible(False)
+    return label
 
 
 def _id_edit(name: str, what: str) -> QLineEdit:

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
 from app.protocol.events import Outcome
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 
 pytestmark = pytest.mark.gui
+
+
+SCREENSHOTS = Path(os.environ.get("A2A_SCREENSHOT_DIR", "/tmp/a2a-workbench-screenshots"))
+
+
+def screenshot(widget: QWidget, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert widget.grab().save(str(SCREENSHOTS / name))
 
 
 def new_tab(window: MainWindow, endpoint: str = "") -> RequestTab:
@@ -113,6 +123,7 @@ def test_unary_task_follow_up_and_ctrl_shift_enter(
     task_edit.selectAll()
     qtbot.keyClicks(task_edit, "other-task")
     assert '"id": "other-task"' in preview(tab)
+    screenshot(window, "flow-template-ids.png")
     pick_method(tab, "ListTasks")
     assert not task_edit.isVisible()
     context_edit = find(tab, QLineEdit, "templateContextIdEdit")
