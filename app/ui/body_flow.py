@@ -107,7 +107,8 @@ class BodyFlow(QObject):
                 changed = True
         if context_id:
             self._state = state
-        if changed:
+        shown = not (self.task_id_edit.isHidden() and self.context_id_edit.isHidden())
+        if changed and shown:  # a message template takes no ids: its preview stays as it is
             self._refresh()
         self._update_button()
 
