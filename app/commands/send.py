@@ -5,6 +5,7 @@
         [--output jsonl|pretty] [--bearer TOKEN | --basic USER:PASS |
         --api-key NAME=VALUE[@header|query|cookie] | --oauth2 FLOW ...] [--extension URI]...
         [--force] [--deadline SECONDS] [--strict] [--file PATH|URI]... [--data JSON]...
+        [--task-id ID] [--context-id ID]
 
 Exit statuses: 0 success, 1 the agent answered with an error, 2 transport or protocol
 failure, 3 usage error — including a body whose shape does not fit the version and
@@ -70,6 +71,19 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--body",
         help="a file holding the method's request object as JSON (JSON-RPC: the params), or -",
+    )
+    p.add_argument(
+        "--task-id",
+        default="",
+        metavar="ID",
+        help="the task id for --text templates that take one (GetTask, CancelTask, "
+        "SubscribeToTask, push configs); with a send method, continue that task",
+    )
+    p.add_argument(
+        "--context-id",
+        default="",
+        metavar="ID",
+        help="the context id for --text templates (ListTasks; a send method's next turn)",
     )
     p.add_argument(
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
@@ -201,6 +215,8 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
     if args.body is not None:
         if args.file or args.data:
             raise CliUsageError("--file and --data fill the template; they do not go with --body")
+        if args.task_id or args.context_id:
+            raise CliUsageError("--task-id and --context-id fill --text templates, not --body")
         params_text = _read_body(args.body)
         parse_body(params_text)
         if binding is Binding.JSONRPC:
@@ -219,6 +235,8 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         ctx = TemplateContext(
             text=args.text if args.text is not None else "hello",
             attachments=_attachments(args.file, args.data),
+            task_id=args.task_id,
+            context_id=args.context_id,
         )
         body = render_body(spec, binding, ctx)
     if not args.force:

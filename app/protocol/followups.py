@@ -8,6 +8,7 @@ code serves 1.0 (``CancelTask``, ``SubscribeToTask``, ``SendStreamingMessage``) 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from app.protocol.catalog import (
     MethodRole,
@@ -17,7 +18,7 @@ from app.protocol.catalog import (
     method_for_role,
 )
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.types import ProtocolVersion
+from app.protocol.types import Binding, ProtocolVersion
 
 _SEND_ROLES = frozenset({MethodRole.SEND, MethodRole.STREAM})
 
@@ -69,3 +70,18 @@ def task_request(
     spec = method_for_role(base.version, role)
     ctx = TemplateContext(task_id=task_id, context_id=context_id)
     return dataclasses.replace(base, method=spec.name, body=render_body(spec, base.binding, ctx))
+
+
+_PROBE = "probe-9f2c"
+
+
+def template_ids(spec: MethodSpec) -> tuple[bool, bool]:
+    """Whether ``spec``'s template takes a task id and a context id the tab may prefill
+    (GetTask, CancelTask, the push config methods; ListTasks' ``contextId``). Message
+    templates answer ``(False, False)``: they carry ids only after *Follow up*."""
+    if spec.role in _SEND_ROLES:
+        return False, False
+    # Every binding's template takes the same ids; JSON-RPC's is as good as any.
+    task = spec.template(Binding.JSONRPC, TemplateContext(task_id=_PROBE))
+    context = spec.template(Binding.JSONRPC, TemplateContext(context_id=_PROBE))
+    return _PROBE in json.dumps(task), _PROBE in json.dumps(context)

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from app.protocol.binding_errors import http_words
 from app.protocol.clock import Clock
 from app.protocol.decoding import ACCEPT_ENCODING, decoded_chunks
 from app.protocol.errors import UsageError
@@ -118,6 +119,8 @@ async def describe_failure(
     refused = isinstance(exc, httpx.ConnectError) and _caused_by(exc, ConnectionRefusedError)
     words = explain_proxy_failure(str(exc), proxy, refused=refused)
     words = words or await explain_http_failure(exc, url, tls, probe=not proxy)
+    if words is None and (binding := await http_words(exc, url, probe=not proxy)):
+        words = f"Could not talk to {url}: {binding}"
     return words or describe_transport_error(exc, url, timeout)
 
 

@@ -197,6 +197,13 @@ class WindowMenus:
             lambda: _if(tab(), lambda t: t.replace_body()),
             name="replaceBodyAction",
         )
+        self.replace_and_send = self.action(
+            self.request,
+            "Replace and se&nd",
+            lambda: _if(tab(), lambda t: t.body_flow.replace_and_send()),
+            name="replaceAndSendAction",
+            keys="Ctrl+Shift+Return",
+        )
         self.fetch_card = self.action(
             self.request,
             "&Fetch Agent Card",
@@ -275,6 +282,7 @@ class WindowMenus:
         tab = self.window.current_tab()
         busy = tab is not None and tab.busy
         self.send.setEnabled(tab is not None and not busy)
+        self.replace_and_send.setEnabled(tab is not None and not busy)
         self.cancel.setEnabled(busy)
         for action in (
             self.generate,

@@ -133,6 +133,7 @@ class RequestForm(QWidget):
         row2.addWidget(self.message_text_edit, 1)
         row2.addWidget(self.generate_button)
         row2.addWidget(self.replace_button)
+        self.text_row = row2  # app/ui/body_flow.py adds the template id fields here
 
         body_page = QSplitter(Qt.Orientation.Vertical)
         draft_box = titled("Request body (draft)", self.body_editor)

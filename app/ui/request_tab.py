@@ -26,7 +26,7 @@ from app.protocol.events import (
     Outcome,
     ResponseHead,
 )
-from app.protocol.followups import follow_up_method, is_streaming, task_request, template_context
+from app.protocol.followups import follow_up_method, is_streaming, task_request
 from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.oauth.challenge import invalid_token
 from app.protocol.request import A2ARequest, render_body
@@ -36,6 +36,8 @@ from app.spec.draft import RequestDraft
 from app.spec.validate import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
+from app.ui.binding_help import BindingHelp
+from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
 from app.ui.files_wiring import install_files
@@ -79,6 +81,7 @@ class RequestTab(RequestForm):
         self._closing = OwnedTask()
         self.controller.finished.connect(self._on_exchange_over)
         self._card_caps: dict[str, Any] | None = None
+        self.body_flow = BodyFlow(self)  # live preview, template ids, Ctrl+Shift+Enter
 
         # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
@@ -89,8 +92,6 @@ class RequestTab(RequestForm):
         self.card_panel.card_loaded.connect(self._on_card_loaded)
         self.endpoint_edit.textChanged.connect(self._follow_endpoint)
         self.card_panel.follow_endpoint(endpoint)
-        self.last_task_id = ""
-        self.last_context_id = ""
         self._follow_up: tuple[str, str] | None = None
         self.presenter = ExchangePresenter(
             self.controller, self.response_view, self.timeline, self._note_task
@@ -135,6 +136,8 @@ class RequestTab(RequestForm):
             self.extensions_panel.model.rowsRemoved,
         ):
             signal.connect(self._update_dirty)
+        # After the presenter: a binding mismatch error is shown before the card hint joins it.
+        self.binding_help = BindingHelp(self)
 
     # --- state read by the window and tests -------------------------------------------
 
@@ -305,15 +308,16 @@ class RequestTab(RequestForm):
         self._on_method_changed()
 
     def _on_method_changed(self) -> None:
-        # Changing the method never touches the draft; the preview is now stale.
-        self.replace_button.setEnabled(False)
-        self.preview.set_text("")
+        # Changing the method never touches the draft; the preview follows the method.
+        self.generate_preview()
         self.title_changed.emit(self.title())
 
     def generate_preview(self) -> None:
         """Render the selected method's template into the read-only preview."""
         spec = find_method(self.version, self.method)
-        if spec is None:
+        if spec is None:  # a method the catalog lacks has no template: nothing to follow
+            self.preview.set_text("")
+            self.replace_button.setEnabled(False)
             return
         ctx = self._template_context(spec)
         self.preview.set_text(render_body(spec, self.binding, ctx))
@@ -328,9 +332,8 @@ class RequestTab(RequestForm):
             self.replace_button.setEnabled(False)
 
     def _on_binding_changed(self) -> None:
-        # Never rewrites the draft: the preview is stale and the title says what fits.
-        self.replace_button.setEnabled(False)
-        self.preview.set_text("")
+        # Never rewrites the draft: the preview follows the binding, the title says what fits.
+        self.generate_preview()
         self.shape_banner.dismiss()
         self._update_body_shape()
 
@@ -415,20 +418,21 @@ class RequestTab(RequestForm):
 
     # --- streams and task controls ---------------------------------------------------
 
+    @property
+    def last_task_id(self) -> str:
+        """The task id the templates use: the last seen in this tab, as edited."""
+        return self.body_flow.task_id_edit.text().strip()
+
+    @property
+    def last_context_id(self) -> str:
+        """The context id the templates use: the last seen in this tab, as edited."""
+        return self.body_flow.context_id_edit.text().strip()
+
     def _note_task(self, task_id: str, context_id: str) -> None:
-        if task_id:
-            self.last_task_id = task_id
-        if context_id:
-            self.last_context_id = context_id
+        self.body_flow.note_ids(task_id, context_id, self.timeline.state)
 
     def _template_context(self, spec: MethodSpec) -> TemplateContext:
-        ctx = template_context(
-            spec,
-            self.message_text_edit.text(),
-            follow_up=self._follow_up,
-            last_task_id=self.last_task_id,
-            last_context_id=self.last_context_id,
-        )
+        ctx = self.body_flow.context(spec, self._follow_up)
         return dataclasses.replace(ctx, attachments=self.attachments_panel.attachments())
 
     def _side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:

@@ -10,6 +10,7 @@ objectNames: ``responseView``, ``responseStatusLabel``, ``responseTimeLabel``,
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
@@ -254,6 +255,15 @@ class ResponseView(QWidget):
     def show_error(self, event: ExchangeError) -> None:
         """Add an error to the red banner (several may arrive)."""
         self._errors.append(event)
+        self._show_errors()
+
+    def add_hint(self, event: ExchangeError, hint: str) -> None:
+        """Add ``hint`` to the shown error ``event`` ("… — the card lists gRPC at …"): what
+        the tab knows beyond the exchange (app/ui/binding_help.py)."""
+        self._errors = [
+            dataclasses.replace(e, message=f"{e.message} — {hint}") if e is event else e
+            for e in self._errors
+        ]
         self._show_errors()
 
     def show_finding(self, event: ExchangeFinding) -> None:

@@ -257,7 +257,8 @@ def test_switching_binding_shows_the_shape_and_keeps_the_draft(
     assert "jsonrpc" not in rest and rest["message"]["role"] == "ROLE_USER"
 
     pick(bindings, "GRPC")
-    assert tab.preview.toPlainText() == ""  # the preview was for another binding
+    # The preview follows the binding: the gRPC request object, never the REST one.
+    assert "jsonrpc" not in json.loads(tab.preview.toPlainText())
     assert editor.placeholderText() == "gRPC request (ProtoJSON, 1.0)"
     find(tab, QComboBox, "versionCombo").setCurrentText("0.3")
     assert editor.placeholderText() == "gRPC request (ProtoJSON, 0.3)"

@@ -110,12 +110,12 @@ def test_request_menu_sends_the_current_tab(
     tab = window.current_tab()
     assert isinstance(tab, RequestTab)
     tab.endpoint_edit.setText(sdk_peer["jsonrpc_url"])
-    tab.message_text_edit.setText("12 30")
     request = menu(window, "menuRequest")
     request.aboutToShow.emit()  # what opening the menu does: enable what applies
     assert action(window, "sendRequestAction").isEnabled()
     assert not action(window, "cancelRequestAction").isEnabled()
-    assert not action(window, "replaceBodyAction").isEnabled()  # nothing generated yet
+    assert not action(window, "replaceBodyAction").isEnabled()  # nothing new to replace
+    tab.message_text_edit.setText("12 30")  # the preview follows the text
     action(window, "generateBodyAction").trigger()
     request.aboutToShow.emit()
     action(window, "replaceBodyAction").trigger()

@@ -34,6 +34,7 @@ import httpx
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 
+from app.protocol.binding_errors import grpc_words
 from app.protocol.catalog import MethodSpec, grpc_descriptors, grpc_method, grpc_service
 from app.protocol.clock import Clock
 from app.protocol.errors import UsageError
@@ -394,7 +395,8 @@ def _failure(
         elif tls_words:
             message = f"Could not reach {target.origin}: {tls_words}"
         else:
-            message = f"Could not reach {target.origin}: {details or 'UNAVAILABLE'}"
+            words = grpc_words(details) or details or "UNAVAILABLE"
+            message = f"Could not reach {target.origin}: {words}"
         return [ExchangeError(clock.now(), ErrorKind.TRANSPORT, message, code.name, code.name)]
     if code is grpc.StatusCode.RESOURCE_EXHAUSTED and _LIMIT_DETAILS in details and not trailers:
         message = f"The reply from {target.origin} is over the size limit: {details}"

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from app.protocol.binding_errors import redirect_error
 from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
 from app.protocol.events import (
@@ -152,7 +153,8 @@ def judge_body(
     ok_status = 200 <= head.status < 300
     if body.json is NOT_JSON:
         if not ok_status:
-            return http_error(head, body, clock)
+            redirect = redirect_error(head, Binding.JSONRPC, clock)
+            return redirect or http_error(head, body, clock)
         return ExchangeError(
             clock.now(),
             ErrorKind.PROTOCOL,

@@ -22,6 +22,7 @@ from urllib.parse import quote, urlencode
 
 import httpx
 
+from app.protocol.binding_errors import redirect_error
 from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
 from app.protocol.errors import UsageError, describe_details, jsonrpc_error_name
@@ -252,7 +253,7 @@ def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> Exchange
             str(value.get("type") or head.reason),
             value,
         )
-    return plain_http_error(head, body, clock)
+    return redirect_error(head, Binding.HTTP_JSON, clock) or plain_http_error(head, body, clock)
 
 
 def error_object(value: Any, clock: Clock, status: int | None = None) -> ExchangeError | None:

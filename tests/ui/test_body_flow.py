@@ -1,0 +1,133 @@
+"""The body flow as a person uses it: type the text, read the preview, one key to send."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QWidget
+
+from app.protocol.events import Outcome
+from app.ui.main_window import MainWindow
+from app.ui.request_tab import RequestTab
+
+pytestmark = pytest.mark.gui
+
+
+SCREENSHOTS = Path(os.environ.get("A2A_SCREENSHOT_DIR", "/tmp/a2a-workbench-screenshots"))
+
+
+def screenshot(widget: QWidget, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert widget.grab().save(str(SCREENSHOTS / name))
+
+
+def new_tab(window: MainWindow, endpoint: str = "") -> RequestTab:
+    action = window.findChild(QAction, "newA2ARequestAction")
+    assert action is not None
+    action.trigger()
+    tab = window.current_tab()
+    assert tab is not None
+    tab.endpoint_edit.setText(endpoint)
+    return tab
+
+
+def find(tab: RequestTab, kind: type, name: str) -> Any:
+    widget = tab.findChild(kind, name)
+    assert widget is not None, name
+    return widget
+
+
+def type_text(qtbot: Any, tab: RequestTab, text: str) -> None:
+    edit = find(tab, QLineEdit, "messageTextEdit")
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Backspace)
+    qtbot.keyClicks(edit, text)
+
+
+def preview(tab: RequestTab) -> str:
+    return str(find(tab, QPlainTextEdit, "bodyPreview").toPlainText())
+
+
+def draft(tab: RequestTab) -> str:
+    return str(find(tab, QPlainTextEdit, "bodyEditor").toPlainText())
+
+
+def pick_method(tab: RequestTab, name: str) -> None:
+    methods = find(tab, QComboBox, "methodCombo")
+    methods.setCurrentIndex(methods.findData(name))
+
+
+def test_the_preview_follows_the_text_and_enter_replaces_the_draft(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = new_tab(window)
+    before = draft(tab)
+    type_text(qtbot, tab, "12 30")
+    assert '"text": "12 30"' in preview(tab)  # no Generate pressed
+    assert draft(tab) == before  # the draft is only replaced on request
+    find(tab, QComboBox, "versionCombo").setCurrentText("0.3")
+    assert '"method": "message/send"' in preview(tab) and '"12 30"' in preview(tab)
+    find(tab, QComboBox, "bindingCombo").setCurrentText("HTTP+JSON")
+    assert "jsonrpc" not in json.loads(preview(tab))
+    find(tab, QComboBox, "bindingCombo").setCurrentText("JSONRPC")
+    qtbot.keyClick(find(tab, QLineEdit, "messageTextEdit"), Qt.Key.Key_Return)
+    assert '"12 30"' in draft(tab) and '"message/send"' in draft(tab)
+
+
+def test_unary_task_follow_up_and_ctrl_shift_enter(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = new_tab(window, sdk_peer["jsonrpc_url"])
+    follow = find(tab, QPushButton, "resultFollowUpButton")
+    assert not follow.isEnabled()
+    type_text(qtbot, tab, "ask")
+    qtbot.keyClick(
+        tab.message_text_edit,
+        Qt.Key.Key_Return,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    wait_until(lambda: tab.response_view.outcome is not None and not tab.busy, timeout=20)
+    assert '"ask"' in draft(tab)
+    result = json.loads(tab.response_view.pretty_view.toPlainText())["result"]["task"]
+    assert result["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"
+    assert follow.isEnabled()  # a unary Task is followed up like a stream's
+
+    qtbot.mouseClick(follow, Qt.MouseButton.LeftButton)
+    type_text(qtbot, tab, "Ada")  # typing the reply updates the preview (it used to be stale)
+    message = json.loads(preview(tab))["params"]["message"]
+    assert message["parts"][0]["text"] == "Ada"
+    assert message["taskId"] == result["id"] and message["contextId"] == result["contextId"]
+    qtbot.keyClick(
+        tab.message_text_edit,
+        Qt.Key.Key_Return,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    wait_until(lambda: tab.response_view.outcome is not None and not tab.busy, timeout=20)
+    assert tab.response_view.outcome is Outcome.OK
+    assert "Hello, Ada!" in tab.response_view.pretty_view.toPlainText()
+
+    # GetTask and CancelTask prefill the task just seen: visible, editable, followed live.
+    pick_method(tab, "GetTask")
+    task_edit = find(tab, QLineEdit, "templateTaskIdEdit")
+    assert task_edit.isVisible() and task_edit.text() == result["id"]
+    assert f'"id": "{result["id"]}"' in preview(tab) and "<task-id>" not in preview(tab)
+    task_edit.setFocus()
+    task_edit.selectAll()
+    qtbot.keyClicks(task_edit, "other-task")
+    assert '"id": "other-task"' in preview(tab)
+    screenshot(window, "flow-template-ids.png")
+    pick_method(tab, "ListTasks")
+    assert not task_edit.isVisible()
+    context_edit = find(tab, QLineEdit, "templateContextIdEdit")
+    assert context_edit.isVisible() and context_edit.text() == result["contextId"]
+    assert result["contextId"] in preview(tab)
+    pick_method(tab, "SendMessage")
+    assert not context_edit.isVisible()
