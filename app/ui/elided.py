@@ -111,7 +111,7 @@ class ElidedLabel(QLabel):
         super().__init__(parent)
         self.setObjectName(name)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setMinimumWidth(0)
+        self.setFixedHeight(self.fontMetrics().height() + 2)  # the same, empty or not
 
     def set_text(self, text: str) -> None:
         """Show ``text`` (only touching the label when it changes)."""

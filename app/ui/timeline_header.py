@@ -1,7 +1,7 @@
 """The timeline's header: the state badge, how the stream ended, counts, ids and buttons.
 
-Three rows that keep their places whatever the stream does: the badge with the ending and
-the counts; the context and task ids (whole, elided in the middle when narrow, copyable);
+Rows that keep their places whatever the stream does: the badge with the ending and the
+counts; the task id and the context id (whole, elided in the middle when narrow, copyable);
 the buttons, grouped by what they act on: *this connection* (Stop, Resubscribe: local) and
 *the task* on the agent (Cancel task: a CancelTask request; Follow up: the next turn).
 Buttons are disabled, never hidden, so none moves between states.
@@ -14,9 +14,11 @@ objectNames: ``timelineStateLabel``, ``timelineEndingLabel``, ``timelineCountLab
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -58,17 +60,19 @@ class TimelineHeader(QWidget):
         self.state_label = QLabel("no stream")
         self.state_label.setObjectName("timelineStateLabel")
         theme.style(self.state_label, _IDLE_BADGE, theme.BADGE_SHAPE)
+        # The idle badge's border makes it the tallest: every badge gets its height, so the
+        # rows below never shift by a pixel as the state changes.
+        self.state_label.setFixedHeight(self.state_label.sizeHint().height())
         self.ending_label = ElidedLabel("timelineEndingLabel")
-        self.count_label = QLabel("")
+        self.count_label = QLabel("0 rows · 0 events")
         self.count_label.setObjectName("timelineCountLabel")
         self.count_label.setToolTip(COUNT_TIP)
-        # A fixed size: a label whose size may change asks its parent to lay out again on
-        # every setText, and in the main window that re-layout (size hints all the way up
-        # to the tab) cost ~8 ms per batch, more than painting the batch.
-        self.count_label.setFixedSize(
-            self.count_label.fontMetrics().horizontalAdvance("000,000 rows · 000,000 events") + 8,
-            self.count_label.sizeHint().height(),
-        )
+        # A fixed size, grown only when the digits outgrow it: a label whose size may change
+        # asks its parent to lay out again on every setText, and in the main window that
+        # re-layout (size hints all the way up to the tab) cost ~8 ms per batch, more than
+        # painting the batch.
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._fit_count("0 rows · 0 events")
 
         self.context_edit = IdField("timelineContextIdEdit", "context id")
         self.task_edit = IdField("timelineTaskIdEdit", "task id")
@@ -98,14 +102,20 @@ class TimelineHeader(QWidget):
         status.addWidget(self.state_label)
         status.addWidget(self.ending_label, 1)
         status.addWidget(self.count_label)
-        ids = QHBoxLayout()
-        ids.addWidget(QLabel("context"))
-        ids.addWidget(self.context_edit, 1)
-        ids.addWidget(self.copy_context_button)
-        ids.addSpacing(6)
-        ids.addWidget(QLabel("task"))
-        ids.addWidget(self.task_edit, 1)
-        ids.addWidget(self.copy_button)
+        # One row per id, the full width each: a whole UUID fits in the narrowest pane.
+        ids = QGridLayout()
+        ids.setHorizontalSpacing(6)
+        ids.setVerticalSpacing(2)
+        for row, (caption, edit, button) in enumerate(
+            (
+                ("task", self.task_edit, self.copy_button),
+                ("context", self.context_edit, self.copy_context_button),
+            )
+        ):
+            ids.addWidget(QLabel(caption), row, 0)
+            ids.addWidget(edit, row, 1)
+            ids.addWidget(button, row, 2)
+        ids.setColumnStretch(1, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(_caption("Connection:", "What these do stays on this machine"))
         buttons.addWidget(self.stop_button)
@@ -140,10 +150,11 @@ class TimelineHeader(QWidget):
         self.context_edit.set_id(session.context_id)
         self.task_edit.set_id(session.task_id)
         events = session.event_count
-        _set_label(
-            self.count_label,
-            f"{rows:,} row{'s' * (rows != 1)} · {events:,} event{'s' * (events != 1)}",
-        )
+        count = f"{rows:,} row{'s' * (rows != 1)} · {events:,} event{'s' * (events != 1)}"
+        if count != self.count_label.text():
+            if not rows or len(count) != len(self.count_label.text()):
+                self._fit_count(count)
+            self.count_label.setText(count)
         ending = session.ending
         if session.running:
             self.ending_label.set_text("streaming…")
@@ -167,6 +178,13 @@ class TimelineHeader(QWidget):
         self.follow_up_button.setEnabled(bool(session.context_id) and not session.running)
         self.copy_button.setEnabled(has_task)
         self.copy_context_button.setEnabled(bool(session.context_id))
+
+    def _fit_count(self, text: str) -> None:
+        # Digits all have one width: the label is resized only when the text's length
+        # changes (a few times per stream), back to small when a new stream starts.
+        width = self.count_label.fontMetrics().horizontalAdvance(text) + 8
+        if width > self.count_label.width() or text.startswith("0 rows"):
+            self.count_label.setFixedSize(width, self.count_label.sizeHint().height())
 
     @staticmethod
     def _copy(field: IdField, button: QToolButton) -> None:

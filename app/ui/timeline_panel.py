@@ -310,6 +310,13 @@ class TimelinePanel(QWidget):
         self.model.flush()
         self._update_buttons()
 
+    def reveal(self) -> None:
+        """Bring this timeline to the front of the tabs it is a page of."""
+        stack = self.parentWidget()
+        tabs = stack.parentWidget() if stack is not None else None
+        if isinstance(tabs, QTabWidget):
+            tabs.setCurrentWidget(self)
+
     # --- state ----------------------------------------------------------------------
 
     @property
