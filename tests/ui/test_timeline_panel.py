@@ -140,9 +140,9 @@ def test_a_stream_reads_whole_and_counts_true(
     assert "Timeline" in tab.response_view.pretty_view.placeholderText()
     settle(wait_until)
     shot(window, "tline-response.png")
-    button = tab.response_view.findChild(QPushButton, "showTimelineButton")
-    assert button is not None
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    link = tab.response_view.findChild(QPushButton, "showTimelineButton")
+    assert link is not None
+    qtbot.mouseClick(link, Qt.MouseButton.LeftButton)
     assert tab.result_tabs.currentWidget() is panel
 
 
