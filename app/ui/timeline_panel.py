@@ -117,6 +117,7 @@ class TimelinePanel(QWidget):
 
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
+        self.json_view.setPlaceholderText("Select a row to see its JSON here")
         self.findings_label = QLabel("")
         self.findings_label.setObjectName("timelineFindingsLabel")
         self.findings_label.setWordWrap(True)

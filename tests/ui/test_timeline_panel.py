@@ -129,6 +129,8 @@ def test_a_stream_reads_whole_and_counts_true(
     )
     assert "remote" in panel.cancel_button.toolTip()
     assert "CancelTask" in panel.cancel_button.toolTip()
+    view.selectRow(7)  # the artifact: its JSON below
+    wait_until(lambda: "artifact" in panel.json_view.toPlainText())
     shot(window, "tline-after.png")
 
     # The Response tab sums the stream up and leads to the Timeline.
