@@ -140,6 +140,9 @@ class TimelinePanel(QWidget):
         detail_layout.addWidget(self.findings_label)
         detail_layout.addWidget(self.detail_tabs, 1)
         detail_layout.addWidget(self.find_bar)
+        # Small windows: the detail may shrink to its tab bar and a few lines (the header
+        # above the table has four rows, and the history dock shows this panel too).
+        detail.setMinimumHeight(self.fontMetrics().height() * 4 + 32)
         table = QWidget()
         table_layout = QVBoxLayout(table)
         table_layout.setContentsMargins(0, 0, 0, 0)
