@@ -6,7 +6,7 @@ again each time a batch arrives, which a 20 000-event stream cannot afford. The 
 stay user-resizable; the Summary, last, takes the rest of the width.
 
 The Task column repeats the header's task id on nearly every row, so it is hidden until a
-row names another task (:func:`show_task_column`).
+row names another task (:func:`set_task_column`).
 """
 
 from __future__ import annotations
@@ -31,22 +31,30 @@ def size_columns(view: QTableView) -> None:
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     header.setStretchLastSection(True)
+    for col in _SAMPLES:
+        header.resizeSection(col, _width(view, col))
+    set_task_column(view, shown=False)
+
+
+def set_task_column(view: QTableView, *, shown: bool) -> None:
+    """Show the Task column (rows name more than one task) or hide it (a new stream)."""
+    if view.isColumnHidden(COL_TASK) != shown:
+        return
+    view.setColumnHidden(COL_TASK, not shown)
+    header = view.horizontalHeader()
+    # A hidden section's size reads 0, and the filter restores sizes as it read them.
+    if shown and header.sectionSize(COL_TASK) < _width(view, COL_TASK) // 2:
+        header.resizeSection(COL_TASK, _width(view, COL_TASK))
+
+
+def _width(view: QTableView, col: int) -> int:
+    header = view.horizontalHeader()
     style = view.style()
     # The item's text margins (both sides, plus the grid line) and the header's.
     cell_pad = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1) + 6
     head_pad = 2 * style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header) + 6
-    cell, head = view.fontMetrics(), header.fontMetrics()
-    model = view.model()
-    for col, sample in _SAMPLES.items():
-        title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
-        width = max(
-            cell.horizontalAdvance(sample) + cell_pad, head.horizontalAdvance(title) + head_pad
-        )
-        header.resizeSection(col, width)
-    view.setColumnHidden(COL_TASK, True)
-
-
-def show_task_column(view: QTableView) -> None:
-    """Rows name more than one task: show which row is about which."""
-    if view.isColumnHidden(COL_TASK):
-        view.setColumnHidden(COL_TASK, False)
+    title = str(view.model().headerData(col, Qt.Orientation.Horizontal) or "")
+    return max(
+        view.fontMetrics().horizontalAdvance(_SAMPLES[col]) + cell_pad,
+        header.fontMetrics().horizontalAdvance(title) + head_pad,
+    )

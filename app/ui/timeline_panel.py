@@ -45,7 +45,7 @@ from app.ui import theme
 from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.json_tree import JsonTreePage
-from app.ui.timeline_columns import show_task_column, size_columns
+from app.ui.timeline_columns import set_task_column, size_columns
 from app.ui.timeline_filter import TimelineFilterBar
 from app.ui.timeline_header import TimelineHeader
 from app.ui.timeline_model import PARSE_RAW, TimelineModel, TimelineRow
@@ -171,7 +171,7 @@ class TimelinePanel(QWidget):
         self.json_view.set_text("")
         self.tree_page.clear()
         self.findings_label.hide()
-        size_columns(self.view)
+        set_task_column(self.view, shown=False)
         self._refresh_header()
 
     def begin_connection(self, label: str) -> None:
@@ -201,7 +201,7 @@ class TimelinePanel(QWidget):
         session = self.session
         info, findings = session.feed(item)
         if info.task_id != session.task_id and info.task_id:
-            show_task_column(self.view)
+            set_task_column(self.view, shown=True)
         return self.model.add(
             item.t * 1000.0,
             info.kind,

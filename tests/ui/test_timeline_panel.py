@@ -201,6 +201,9 @@ def test_a_failed_resubscribe_does_not_claim_working(
         click(qtbot, tab, "sendButton")
         wait_until(lambda: panel.model.rowCount() >= 3)
         assert not panel.view.isColumnHidden(COL_TASK)  # a row names another task: shown
+        qtbot.keyClicks(panel.filter_edit, "working")  # the filter swaps the table's model
+        panel.filter_edit.clear()
+        assert panel.view.horizontalHeader().sectionSize(COL_TASK) > 0
         click(qtbot, tab, "stopButton")
         wait_until(lambda: not tab.busy and not panel.running)
         click(qtbot, tab, "resubscribeButton")
