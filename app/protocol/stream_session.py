@@ -23,6 +23,7 @@ from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_it
 from app.protocol.types import ProtocolVersion
 
 _ERROR_OUTCOMES = (Outcome.RPC_ERROR, Outcome.PROTOCOL_ERROR, Outcome.USAGE_ERROR)
+_FAILED = (StreamEnding.ERROR, StreamEnding.TRANSPORT_ERROR)
 
 
 class StreamSession:
@@ -73,6 +74,51 @@ class StreamSession:
         self.running = True
         self.ending = None
         return self.connection
+
+    @property
+    def state_is_stale(self) -> bool:
+        """The last state reported is not known to hold any more: no connection is open and
+        the task was still active (submitted, working) when the stream stopped telling."""
+        return not self.running and self.state is not None and self.state.active
+
+    def state_text(self) -> str:
+        """What is known of the task's state, as the timeline's badge says it.
+
+        While a connection is open, or once the task reached a state it stays in (terminal,
+        or waiting for the client), that state; when the stream stopped while the task was
+        active, how it stopped and the state last seen ("stopped locally — task last seen
+        working"): the agent may have moved on since.
+        """
+        state = self.state
+        if state is None:
+            if self.running:
+                return "streaming…"
+            return "no task" if self.connection else "no stream"
+        if not self.state_is_stale:
+            return state.value
+        if self.ending is StreamEnding.STOPPED:
+            how = "stopped locally"
+        elif self.ending in _FAILED:
+            how = "resubscribe failed" if self.connection > 1 else "stream failed"
+        else:
+            how = "disconnected"
+        return f"{how} — task last seen {state.value}"
+
+    def summary(self) -> str:
+        """One line for the Response tab: events, the state known, the task, the ending."""
+        events = f"{self.event_count:,} event{'s' * (self.event_count != 1)}"
+        parts = [f"Stream: {events}"]
+        if self.running:
+            parts.append("still open")
+        if self.state_is_stale:
+            parts.append(self.state_text())
+        elif self.state is not None:
+            parts.append(f"{'state' if self.running else 'final state'} {self.state.value}")
+        if self.task_id:
+            parts.append(f"task {self.task_id}")
+        if self.ending is not None:
+            parts.append(self.ending.value)
+        return " · ".join(parts)
 
     def feed(self, item: StreamItem) -> tuple[ItemInfo, list[Finding]]:
         """One stream item: what it says and the lint findings for it (often none)."""

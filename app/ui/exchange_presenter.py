@@ -60,11 +60,19 @@ class ExchangePresenter(QObject):
         controller.finished.connect(self._on_finished)
         controller.side_event_arrived.connect(self._on_side_event)
         controller.side_finished.connect(self._timeline.end_side_exchange)
+        view.timeline_requested.connect(timeline.reveal)
+        timeline.model.flushed.connect(self._on_timeline_flushed)
 
     def _on_started(self, _request: A2ARequest, streaming: bool) -> None:
         self._timeline_on = streaming
         self._last_row = None
         self._view.start_waiting()
+        if streaming:
+            self._view.show_stream_summary(self._timeline.session.summary())
+
+    def _on_timeline_flushed(self, _rows: int) -> None:
+        if self._timeline_on:
+            self._view.show_stream_summary(self._timeline.session.summary())
 
     def _on_events(self, events: EventBatch) -> None:
         timeline = self._timeline if self._timeline_on else None
@@ -111,6 +119,7 @@ class ExchangePresenter(QObject):
             if timeline is not None:
                 timeline.end_connection(event.outcome, event.elapsed_ms)
                 self._note_task(timeline.task_id, timeline.context_id)
+                view.show_stream_summary(timeline.session.summary())
             view.show_end(event)
         self._last_row = None
 
@@ -118,6 +127,7 @@ class ExchangePresenter(QObject):
         self._view.stop_waiting()
         if self._timeline_on and self._timeline.running:
             self._timeline.end_connection(Outcome.CANCELLED, 0.0)
+            self._view.show_stream_summary(self._timeline.session.summary())
 
     def _on_side_event(self, event: object) -> None:
         if isinstance(event, ResponseBody):

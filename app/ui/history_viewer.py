@@ -44,6 +44,7 @@ class HistoryViewer(QTabWidget):
         self.timeline.setObjectName("historyTimeline")
         self.addTab(self.response_view, "Response")
         self.addTab(self.timeline, "Timeline")
+        self.response_view.timeline_requested.connect(self.timeline.reveal)
         self.entry_id: int | None = None
 
     def show_exchange(self, entry: HistoryEntry, events: Sequence[ExchangeEvent]) -> None:
@@ -99,6 +100,8 @@ def replay(
         last_row = None
     if streaming and timeline.running:  # the sender stopped before the end
         timeline.end_connection(Outcome.CANCELLED, 0.0)
+    if streaming:
+        view.show_stream_summary(timeline.session.summary())
     return streaming
 
 

@@ -509,11 +509,16 @@ class RequestTab(RequestForm):
 
     def _set_busy(self, busy: bool) -> None:
         self.send_button.setText("Cancel" if busy else "Send")
-        self.send_button.setToolTip(
-            "Stop waiting and close the connection" if busy else "Send the request (Ctrl+Enter)"
-        )
+        self.send_button.setToolTip(_CANCEL_TIP if busy else "Send the request (Ctrl+Enter)")
         if not busy:
             self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
+
+
+_CANCEL_TIP = (
+    "Cancel the request being sent: stop waiting and close its connection (locally). For a"
+    " stream this is the Timeline's Stop: the task keeps running on the agent; Cancel task"
+    " there asks the agent to cancel it."
+)
 
 
 def _specs(version: ProtocolVersion) -> dict[str, MethodSpec]:

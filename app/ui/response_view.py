@@ -3,7 +3,9 @@
 objectNames: ``responseView``, ``responseStatusLabel``, ``responseTimeLabel``,
 ``responseSizeLabel``, ``elapsedLabel`` (live while waiting, then the timing breakdown),
 ``copyBodyButton``, ``copyRawButton``, ``copyCurlButton``, ``responseErrorLabel``,
-``responseFindingsLabel``, ``responseTabs`` with ``prettyBodyView``, ``jsonTreePage``
+``responseFindingsLabel``, ``streamSummary`` (``streamSummaryLabel``, ``showTimelineButton``:
+a stream's events, state and task, with the way to its Timeline), ``responseTabs`` with
+``prettyBodyView``, ``jsonTreePage``
 (:mod:`app.ui.json_tree`), ``rawBodyView``, ``responseHeadersPage``
 (:mod:`app.ui.response_headers`), ``requestSentView``; the find bar (:mod:`app.ui.find_bar`).
 """
@@ -14,12 +16,13 @@ import dataclasses
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QPushButton,
     QSizePolicy,
     QTabWidget,
     QToolButton,
@@ -70,8 +73,17 @@ CurlSource = Callable[[], str]
 ``UsageError`` or ``ValueError`` when there is none."""
 
 
+_STREAM_PLACEHOLDER = "A stream has no body here: its events are in the Timeline."
+
+
 class ResponseView(QWidget):
-    """Shows one exchange as its events arrive (``objectName`` ``responseView``)."""
+    """Shows one exchange as its events arrive (``objectName`` ``responseView``).
+
+    Signals:
+        timeline_requested: *Show in Timeline* clicked (a stream's summary is shown).
+    """
+
+    timeline_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -124,6 +136,23 @@ class ResponseView(QWidget):
         theme.style(self.findings_label, "banner-warn", _BANNER_SHAPE)
         self.findings_label.hide()
 
+        # A stream's events go to the Timeline; here one line says what it gave, and where.
+        self.stream_summary = QWidget()
+        self.stream_summary.setObjectName("streamSummary")
+        self.stream_label = QLabel("")
+        self.stream_label.setObjectName("streamSummaryLabel")
+        self.stream_label.setWordWrap(True)
+        self.stream_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.timeline_button = QPushButton("Show in Timeline")
+        self.timeline_button.setObjectName("showTimelineButton")
+        self.timeline_button.setToolTip("Open the Timeline tab: every event of the stream")
+        self.timeline_button.clicked.connect(self.timeline_requested)
+        summary_layout = QHBoxLayout(self.stream_summary)
+        summary_layout.setContentsMargins(0, 0, 0, 0)
+        summary_layout.addWidget(self.stream_label, 1)
+        summary_layout.addWidget(self.timeline_button)
+        self.stream_summary.hide()
+
         self.pretty_view = CodeView("prettyBodyView", read_only=True)
         self.tree_page = JsonTreePage()
         self.raw_view = CodeView("rawBodyView", read_only=True, json=False)
@@ -159,6 +188,7 @@ class ResponseView(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.error_label)
         layout.addWidget(self.findings_label)
+        layout.addWidget(self.stream_summary)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.find_bar)
         self._update_copy_buttons()
@@ -199,6 +229,8 @@ class ResponseView(QWidget):
             view.set_text("")
         self.headers_view.clear()
         self.tree_page.clear()
+        self.stream_summary.hide()
+        self.pretty_view.setPlaceholderText("")
         self._update_copy_buttons()
 
     def start_waiting(self) -> None:
@@ -220,6 +252,14 @@ class ResponseView(QWidget):
         self._t_last_item = t
         self._items += 1
         self._item_bytes += size
+
+    def show_stream_summary(self, text: str) -> None:
+        """The exchange is a stream: say what it gave (``text``) and offer its Timeline."""
+        if self.stream_label.text() != text:
+            self.stream_label.setText(text)
+        if self.stream_summary.isHidden():
+            self.stream_summary.show()
+            self.pretty_view.setPlaceholderText(_STREAM_PLACEHOLDER)
 
     def show_request(self, event: RequestSent) -> None:
         """The request as it went out, credentials masked (:meth:`RequestSent.masked`)."""

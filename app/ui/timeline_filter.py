@@ -131,6 +131,7 @@ class TimelineFilterBar(QWidget):
             self.count_label.sizeHint().height(),
         )
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.count_label.hide()
         self.edit.textChanged.connect(self.set_filter)
         for signal in (
             self.proxy.rowsInserted,
@@ -172,3 +173,6 @@ class TimelineFilterBar(QWidget):
             text = ""
         if self.count_label.text() != text:
             self.count_label.setText(text)
+            # Shown only while filtering: unfiltered, the edit takes the whole row. (Showing
+            # it lays the row out once, when filtering starts, not per batch.)
+            self.count_label.setVisible(bool(text))

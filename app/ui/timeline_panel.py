@@ -1,9 +1,9 @@
-"""The stream timeline panel: header strip, task controls, event table and detail pane.
+"""The stream timeline panel: header and buttons, event table and detail pane.
 
-objectNames: ``timelinePanel``, ``timelineView`` (the table), ``timelineStateLabel``,
-``timelineContextIdEdit``, ``timelineTaskIdEdit``, ``copyTaskIdButton``,
-``timelineCountLabel``, ``timelineEndingLabel``, ``stopButton``, ``cancelTaskButton``,
-``resubscribeButton``, ``followUpButton``, ``timelineFilterEdit`` and
+objectNames: ``timelinePanel``, ``timelineView`` (the table), the header's
+(:mod:`app.ui.timeline_header`: ``timelineStateLabel``, ``timelineContextIdEdit``,
+``timelineTaskIdEdit``, ``copyTaskIdButton``, ``stopButton``, ``cancelTaskButton``, …),
+``timelineFilterEdit`` and
 ``timelineFilterCountLabel`` (:mod:`app.ui.timeline_filter`), ``timelineDetailTabs`` with
 ``timelineJsonView``, ``timelineJsonTreePage`` (its tree ``jsonTreeView``) and
 ``timelineRawView``, ``timelineFindingsLabel``; the detail's ``findBar``.
@@ -16,16 +16,11 @@ it. The request tab owns the network work and reacts to the button signals.
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
-    QPushButton,
-    QSizePolicy,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -50,22 +45,11 @@ from app.ui import theme
 from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import error_text, pretty_json, raw_preview
 from app.ui.json_tree import JsonTreePage
+from app.ui.timeline_columns import set_task_column, size_columns
 from app.ui.timeline_filter import TimelineFilterBar
-from app.ui.timeline_model import (
-    COL_KIND,
-    COL_SEQ,
-    COL_STATE,
-    COL_TASK,
-    COL_TIME,
-    PARSE_RAW,
-    TimelineModel,
-    TimelineRow,
-)
+from app.ui.timeline_header import TimelineHeader
+from app.ui.timeline_model import PARSE_RAW, TimelineModel, TimelineRow
 from app.ui.widgets import CodeView
-
-# Theme roles (colours: app/ui/theme.py).
-_IDLE_BADGE = "badge-idle"
-_ENDING_BAD, _ENDING_WARN = "text-error", "text-warn"
 
 KEEP_PARSED_BYTES = 64 * 1024
 """Stream items up to this size keep only their raw bytes; their JSON is parsed again when
@@ -97,49 +81,15 @@ class TimelinePanel(QWidget):
 
         self.model = TimelineModel(self)
 
-        self.state_label = QLabel("no stream")
-        self.state_label.setObjectName("timelineStateLabel")
-        theme.style(self.state_label, _IDLE_BADGE, theme.BADGE_SHAPE)
-        self.context_edit = _id_edit("timelineContextIdEdit", "context id")
-        self.task_edit = _id_edit("timelineTaskIdEdit", "task id")
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setObjectName("copyTaskIdButton")
-        self.copy_button.setToolTip("Copy the task id to the clipboard")
-        self.copy_button.clicked.connect(self._copy_task_id)
-        self.count_label = QLabel("0 events")
-        self.count_label.setObjectName("timelineCountLabel")
-        # A fixed size: a label whose size may change asks its parent to lay out again on
-        # every setText, and in the main window that re-layout (size hints all the way up
-        # to the tab) cost ~8 ms per batch, more than painting the batch.
-        self.count_label.setFixedSize(
-            self.count_label.fontMetrics().horizontalAdvance("0,000,000 events") + 8,
-            self.count_label.sizeHint().height(),
-        )
-        self.ending_label = QLabel("")
-        self.ending_label.setObjectName("timelineEndingLabel")
-        # Long endings ("closed by server while the task was still active") must wrap, not
-        # widen the whole window.
-        self.ending_label.setWordWrap(True)
-        self.ending_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.setObjectName("stopButton")
-        self.stop_button.setToolTip(
-            "Disconnect locally. The task keeps running on the agent (Resubscribe to reattach)."
-        )
-        self.cancel_button = QPushButton("Cancel task")
-        self.cancel_button.setObjectName("cancelTaskButton")
-        self.cancel_button.setToolTip("Send CancelTask / tasks/cancel for this task")
-        self.resubscribe_button = QPushButton("Resubscribe")
-        self.resubscribe_button.setObjectName("resubscribeButton")
-        self.resubscribe_button.setToolTip(
-            "Open SubscribeToTask / tasks/resubscribe and append to this timeline"
-        )
-        self.follow_up_button = QPushButton("Follow up")
-        self.follow_up_button.setObjectName("followUpButton")
-        self.follow_up_button.setToolTip(
-            "Prepare the next turn: same contextId, and taskId when the task waits for input"
-        )
+        self.header = TimelineHeader()
+        head = self.header
+        self.state_label, self.ending_label = head.state_label, head.ending_label
+        self.count_label = head.count_label
+        self.context_edit, self.task_edit = head.context_edit, head.task_edit
+        self.copy_button, self.copy_context_button = head.copy_button, head.copy_context_button
+        self.stop_button, self.cancel_button = head.stop_button, head.cancel_button
+        self.resubscribe_button = head.resubscribe_button
+        self.follow_up_button = head.follow_up_button
         self.stop_button.clicked.connect(self.stop_requested)
         self.cancel_button.clicked.connect(lambda: self.cancel_task_requested.emit(self.task_id))
         self.resubscribe_button.clicked.connect(
@@ -158,19 +108,7 @@ class TimelinePanel(QWidget):
         # Fixed row heights: inserting a batch must not measure every row (20 000 rows).
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        metrics = self.view.fontMetrics()
-        for col, sample in (
-            (COL_SEQ, "00000"),
-            (COL_TIME, "000,000.0"),
-            (COL_KIND, "artifact-update"),
-            (COL_TASK, "01234567…abcd"),
-            (COL_STATE, "input-required"),
-        ):
-            header.resizeSection(col, metrics.horizontalAdvance(sample) + 18)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        size_columns(self.view)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.flushed.connect(self._on_model_flushed)
         self.filter_bar = TimelineFilterBar(self.view, self.model)
@@ -179,6 +117,7 @@ class TimelinePanel(QWidget):
 
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
+        self.json_view.setPlaceholderText("Select a row to see its JSON here")
         self.findings_label = QLabel("")
         self.findings_label.setObjectName("timelineFindingsLabel")
         self.findings_label.setWordWrap(True)
@@ -201,27 +140,14 @@ class TimelinePanel(QWidget):
         detail_layout.addWidget(self.findings_label)
         detail_layout.addWidget(self.detail_tabs, 1)
         detail_layout.addWidget(self.find_bar)
+        # Small windows: the detail may shrink to its tab bar and a few lines (the header
+        # above the table has four rows, and the history dock shows this panel too).
+        detail.setMinimumHeight(self.fontMetrics().height() * 4 + 32)
         table = QWidget()
         table_layout = QVBoxLayout(table)
         table_layout.setContentsMargins(0, 0, 0, 0)
         table_layout.addWidget(self.filter_bar)
         table_layout.addWidget(self.view, 1)
-
-        strip = QHBoxLayout()
-        strip.addWidget(self.state_label)
-        strip.addWidget(QLabel("context"))
-        strip.addWidget(self.context_edit, 1)
-        strip.addWidget(QLabel("task"))
-        strip.addWidget(self.task_edit, 1)
-        strip.addWidget(self.copy_button)
-        strip.addWidget(self.count_label)
-        controls = QHBoxLayout()
-        controls.addWidget(self.stop_button)
-        controls.addWidget(self.cancel_button)
-        controls.addWidget(self.resubscribe_button)
-        controls.addWidget(self.follow_up_button)
-        controls.addStretch(1)
-        controls.addWidget(self.ending_label)
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.setObjectName("timelineSplitter")
@@ -231,8 +157,7 @@ class TimelinePanel(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(strip)
-        layout.addLayout(controls)
+        layout.addWidget(self.header)
         layout.addWidget(split, 1)
         self._update_buttons()
 
@@ -246,6 +171,7 @@ class TimelinePanel(QWidget):
         self.json_view.set_text("")
         self.tree_page.clear()
         self.findings_label.hide()
+        set_task_column(self.view, shown=False)
         self._refresh_header()
 
     def begin_connection(self, label: str) -> None:
@@ -274,6 +200,8 @@ class TimelinePanel(QWidget):
         """
         session = self.session
         info, findings = session.feed(item)
+        if info.task_id != session.task_id and info.task_id:
+            set_task_column(self.view, shown=True)
         return self.model.add(
             item.t * 1000.0,
             info.kind,
@@ -386,6 +314,13 @@ class TimelinePanel(QWidget):
         self.model.flush()
         self._update_buttons()
 
+    def reveal(self) -> None:
+        """Bring this timeline to the front of the tabs it is a page of."""
+        stack = self.parentWidget()
+        tabs = stack.parentWidget() if stack is not None else None
+        if isinstance(tabs, QTabWidget):
+            tabs.setCurrentWidget(self)
+
     # --- state ----------------------------------------------------------------------
 
     @property
@@ -432,43 +367,10 @@ class TimelinePanel(QWidget):
             self.view.scrollToBottom()
 
     def _refresh_header(self) -> None:
-        # Runs after every batch: only touch what changed (a style sheet re-polishes the
-        # widget even when it is the same text).
-        if self.state is not None:
-            role = f"badge-state:{self.state.value}"
-            _set_label(self.state_label, self.state.value, role, theme.BADGE_SHAPE)
-        else:
-            text = "streaming…" if self.running else "no task"
-            _set_label(self.state_label, text, _IDLE_BADGE, theme.BADGE_SHAPE)
-        if self.context_edit.text() != self.context_id:
-            self.context_edit.setText(self.context_id)
-            self.context_edit.setCursorPosition(0)
-        if self.task_edit.text() != self.task_id:
-            self.task_edit.setText(self.task_id)
-            self.task_edit.setCursorPosition(0)
-        count = f"{self.event_count:,} event{'s' * (self.event_count != 1)}"
-        _set_label(self.count_label, count)
-        if self.running:
-            _set_label(self.ending_label, "streaming…", "plain")
-        elif self.ending is None:
-            _set_label(self.ending_label, "")
-        else:
-            bad = self.ending in (StreamEnding.TRANSPORT_ERROR, StreamEnding.ERROR)
-            warn = self.ending in (StreamEnding.ACTIVE, StreamEnding.STOPPED)
-            style = _ENDING_BAD if bad else _ENDING_WARN if warn else "plain"
-            _set_label(self.ending_label, self.ending.value, style)
+        self.header.show_session(self.session, self.model.rowCount() + self.model.pending_count)
 
     def _update_buttons(self) -> None:
-        has_task = bool(self.task_id)
-        self.stop_button.setEnabled(self.running)
-        self.cancel_button.setEnabled(has_task)
-        self.resubscribe_button.setEnabled(has_task and not self.running)
-        self.follow_up_button.setEnabled(bool(self.context_id) and not self.running)
-        self.copy_button.setEnabled(has_task)
-
-    def _copy_task_id(self) -> None:
-        if self.task_id:
-            QGuiApplication.clipboard().setText(self.task_id)
+        self.header.update_buttons(self.session)
 
     def _on_follow_up_clicked(self) -> None:
         waiting = self.state is not None and self.state.interrupted
@@ -509,20 +411,3 @@ class TimelinePanel(QWidget):
     def _on_detail_tab_changed(self, _index: int) -> None:
         if self.find_bar.isVisible():
             self.find_bar.refresh()
-
-
-def _set_label(label: QLabel, text: str, role: str | None = None, extra: str = "") -> None:
-    # theme.style() leaves an unchanged role alone: no re-polish per batch.
-    if label.text() != text:
-        label.setText(text)
-    if role is not None:
-        theme.style(label, role, extra)
-
-
-def _id_edit(name: str, placeholder: str) -> QLineEdit:
-    edit = QLineEdit()
-    edit.setObjectName(name)
-    edit.setReadOnly(True)
-    edit.setPlaceholderText(placeholder)
-    edit.setToolTip(f"The {placeholder} seen in the stream (select to copy)")
-    return edit

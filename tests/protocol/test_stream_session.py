@@ -82,6 +82,36 @@ def test_a_plain_body_is_classified_and_noted() -> None:
     assert session.note_body(ResponseBody(0.0, b"<html>", "text/html")) is None
 
 
+def test_the_state_text_says_what_is_known() -> None:
+    session = StreamSession(ProtocolVersion.V0_3)
+    assert session.state_text() == "no stream"
+    session.begin_connection()
+    assert session.state_text() == "streaming…"
+    session.feed(item(1, status("working")))
+    assert session.state_text() == "working" and not session.state_is_stale
+    assert session.summary() == "Stream: 1 event · still open · state working · task t1"
+    session.end(Outcome.CANCELLED)  # Stop: the agent was not told anything
+    assert session.state_is_stale
+    assert session.state_text() == "stopped locally — task last seen working"
+    assert session.summary() == (
+        "Stream: 1 event · stopped locally — task last seen working · task t1 · stopped locally"
+    )
+    session.begin_connection()  # Resubscribe, refused
+    session.note_error(ExchangeError(0.1, ErrorKind.RPC, "Task not found"))
+    session.end(Outcome.RPC_ERROR)
+    assert session.state_text() == "resubscribe failed — task last seen working"
+    session.begin_connection()
+    session.feed(item(1, status("completed", final=True)))
+    session.end(Outcome.OK)
+    assert session.state_text() == "completed" and not session.state_is_stale
+    assert "final state completed" in session.summary()
+    waiting = StreamSession(ProtocolVersion.V0_3)
+    waiting.begin_connection()
+    waiting.feed(item(1, status("input-required", final=True)))
+    waiting.end(Outcome.OK)
+    assert waiting.state_text() == "input-required"  # it stays so until the client answers
+
+
 def test_outcome_severity_is_one_order() -> None:
     assert Outcome.OK.worse(Outcome.RPC_ERROR) is Outcome.RPC_ERROR
     assert Outcome.RPC_ERROR.worse(Outcome.CANCELLED) is Outcome.CANCELLED
