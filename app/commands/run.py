@@ -122,12 +122,14 @@ async def run_operations(
     deadline: float | None = None,
     findings: list[int] | None = None,
     network: Callable[[NetworkOptions], NetworkOptions] | None = None,
+    usage_hint: str = "",
 ) -> Outcome:
     """Send each operation and print its events; returns the most serious outcome.
 
     ``deadline`` bounds each exchange; the count of error findings printed is appended to
     ``findings`` (one entry per operation sent) when given. ``network`` adjusts each saved
-    request's TLS and proxy settings (the command line's options on top)."""
+    request's TLS and proxy settings (the command line's options on top). An operation that
+    cannot be built (a ``usage`` record) is also said on stderr, with ``usage_hint``."""
     worst = Outcome.OK
     tokens = TokenCache()  # one token per (token URL, client, scopes) for the whole run
     for op in operations:
@@ -139,6 +141,7 @@ async def run_operations(
         try:
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
+            print(f"run: {op_id}: {exc}{usage_hint}", file=sys.stderr)
             _write(out, fmt, {"event": "error", "kind": "usage", "message": str(exc),
                               "operation": op_id})  # fmt: skip
             _write(out, fmt, {"event": "end", "outcome": Outcome.USAGE_ERROR.value,
@@ -208,6 +211,17 @@ def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -
     return environments.resolver_for(found, name, values=values, store=store)
 
 
+def _environments_hint(doc: SpecDocument, selected: str) -> str:
+    """Without ``--env``, point at the document's environments (they may hold the value)."""
+    if selected:
+        return ""
+    found, _ = environments.read(doc.data)
+    if not found:
+        return ""
+    names = ", ".join(e.name for e in found)
+    return f" (the document's environments: {names}; select one with --env NAME)"
+
+
 def main(argv: list[str]) -> int:
     """Run ``run``; returns the exit status (see module docstring)."""
     try:
@@ -239,6 +253,7 @@ def main(argv: list[str]) -> int:
                 deadline=args.deadline,
                 findings=findings,
                 network=lambda saved: override(saved, args),
+                usage_hint=_environments_hint(doc, args.env),
             )
         )
     except KeyboardInterrupt:

@@ -87,12 +87,15 @@ def test_run_usage_errors_exit_3_with_a_clear_message(tmp_path: Path) -> None:
     assert status == 3 and "unknown operation nope" in records[0]["message"]
     assert "sum-numbers-1-0-json-rpc" in stderr
 
-    status, records, _ = run_cli(
+    status, records, stderr = run_cli(
         str(EXAMPLE), "--operation", "sum-numbers-1-0-json-rpc", env={"PATH": "/usr/bin"}
     )
     assert status == 3
     error = next(r for r in records if r["event"] == "error")
     assert "{{baseUrl}}" in error["message"] and "A2A_WB_BASEURL" in error["message"]
+    # Said on stderr too, pointing at the example's environments.
+    assert stderr.startswith("run: sum-numbers-1-0-json-rpc: Variable {{baseUrl}}")
+    assert "environments: demo; select one with --env NAME" in stderr
 
     broken = tmp_path / "broken.yaml"
     broken.write_text("openapi: 3.2.0\npaths: [\n")
