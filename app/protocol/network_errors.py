@@ -156,8 +156,9 @@ async def explain_hang_up(host: str, port: int, tls: TlsSettings, *, http2: bool
 
 
 # gRPC core's words for a connection the server ended right after the handshake (a hang-up,
+# a reset — Node's TLS server resets a rejected client certificate's connection at times —
 # or a TLS alert it could not decrypt as data).
-_HUNG_UP = ("SOCKET CLOSED", "TSI_DATA_CORRUPTED", "UNWRAP FAILED")
+_HUNG_UP = ("SOCKET CLOSED", "CONNECTION RESET", "TSI_DATA_CORRUPTED", "UNWRAP FAILED")
 
 _TLS_PORT_WORDS = "the port speaks TLS, not plain HTTP (use https:// for it)"
 
