@@ -84,7 +84,10 @@ class AttachmentsPanel(QWidget):
         self.list.currentRowChanged.connect(lambda row: self.remove_button.setEnabled(row >= 0))
 
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel("<b>Attachments</b>"))
+        title = QLabel("<b>Attachments</b>")
+        # The title gives way (clips) before the buttons do in a narrow window.
+        title.setMinimumWidth(1)
+        buttons.addWidget(title)
         for button in (self.attach_button, self.uri_button, self.data_button):
             buttons.addWidget(button)
         buttons.addStretch(1)

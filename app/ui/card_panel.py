@@ -208,7 +208,10 @@ class CardPanel(QWidget):
         row2.addWidget(self.extended_button)
         row2.addWidget(self.verify_button)
         row2.addStretch(1)
-        row2.addWidget(self.strip_check)
+        # On its own line so the panel fits beside the request editor on a 1280 px screen.
+        strip_row = QHBoxLayout()
+        strip_row.addStretch(1)
+        strip_row.addWidget(self.strip_check)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.detail_label, 1)
@@ -231,6 +234,7 @@ class CardPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row1)
         layout.addLayout(row2)
+        layout.addLayout(strip_row)
         layout.addLayout(status_row)
         layout.addWidget(readout, 1)
 

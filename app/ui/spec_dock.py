@@ -117,7 +117,8 @@ class SpecDock(QDockWidget):
         header.resizeSection(0, 185)
         for col in range(1, len(COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.setMinimumWidth(440)
+        # Narrow enough for a 1280 px screen beside the request tab; the columns scroll.
+        self.tree.setMinimumWidth(240)
         self.file_label = QLabel("No spec open — File → Open spec…")
         self.file_label.setObjectName("specFileLabel")
         self.file_label.setWordWrap(True)
@@ -240,7 +241,8 @@ class SpecController(QObject):
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.doc_dock)
         window.splitDockWidget(self.dock, self.doc_dock, Qt.Orientation.Vertical)
-        window.resizeDocks([self.dock], [480], Qt.Orientation.Horizontal)
+        # A third of a 1280 px screen or less: the request tab needs the rest.
+        window.resizeDocks([self.dock], [320], Qt.Orientation.Horizontal)
         window.resizeDocks([self.dock, self.doc_dock], [320, 480], Qt.Orientation.Vertical)
 
         self.save_action = QAction("&Save to spec", window)

@@ -92,6 +92,8 @@ class TlsPanel(QWidget):
         self.warning_label.hide()
 
         form = QFormLayout()
+        # Long rows put their label above the field rather than widening the window.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.addRow("CA certificate", self.ca_cert)
         form.addRow("", self.ca_only_check)
         form.addRow("Client certificate", self.client_cert)
