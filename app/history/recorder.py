@@ -26,6 +26,7 @@ from app.protocol.events import (
     ExchangeEnd,
     ExchangeError,
     ExchangeEvent,
+    ExchangeFinding,
     RequestSent,
     ResponseBody,
     ResponseHead,
@@ -225,6 +226,8 @@ class Writer:
     ) -> None:
         """One event of ``rec`` (a stored entry): a stream item joins its pack, anything
         else becomes a row of its own (after the pack waiting before it)."""
+        if isinstance(event, ExchangeFinding):
+            return  # derived from the body or item it follows, which is stored
         if isinstance(event, tuple | StreamItem):
             record = event if isinstance(event, tuple) else item_record(event)
             rec.pack.append(record)

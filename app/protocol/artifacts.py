@@ -88,20 +88,32 @@ def artifacts_in(value: Any, source: str = "result") -> list[ArtifactView]:
     return found
 
 
-def merge(known: list[ArtifactView], artifact: ArtifactView) -> tuple[int, bool]:
+def merge(
+    known: list[ArtifactView],
+    artifact: ArtifactView,
+    positions: dict[str, int] | None = None,
+) -> tuple[int, bool]:
     """Fold ``artifact`` into ``known`` (in place) as A2A artifact updates mean it: with
     ``append`` its parts extend the artifact of the same ``artifactId``; without, it
     replaces that artifact (a Task snapshot repeats what updates sent). Returns the index
-    it landed at and whether it is new. Artifacts without an id are always new."""
-    for index, old in enumerate(known):
-        if artifact.artifact_id and old.artifact_id == artifact.artifact_id:
-            if artifact.append:
-                artifact = replace(
-                    old, parts=old.parts + artifact.parts, source=artifact.source, append=True
-                )
-            known[index] = artifact
-            return index, False
+    it landed at and whether it is new. Artifacts without an id are always new.
+
+    ``positions`` (artifactId → index in ``known``, kept up to date here) makes the lookup
+    constant-time: a Task may carry tens of thousands of artifacts."""
+    if positions is None:
+        positions = {a.artifact_id: i for i, a in enumerate(known) if a.artifact_id}
+    index = positions.get(artifact.artifact_id) if artifact.artifact_id else None
+    if index is not None:
+        old = known[index]
+        if artifact.append:
+            artifact = replace(
+                old, parts=old.parts + artifact.parts, source=artifact.source, append=True
+            )
+        known[index] = artifact
+        return index, False
     known.append(artifact)
+    if artifact.artifact_id:
+        positions[artifact.artifact_id] = len(known) - 1
     return len(known) - 1, True
 
 

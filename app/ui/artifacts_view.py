@@ -57,6 +57,10 @@ _PREVIEW_MAX = 480  # pixels: a preview, not a viewer
 _PREVIEW_MIN = 96
 
 
+MAX_SHOWN = 500
+"""Artifacts listed at most; the rest of a huge result stays in the Pretty and Tree views."""
+
+
 class ArtifactsView(QWidget):
     """Artifacts in a tree on the left, the selected part on the right."""
 
@@ -64,6 +68,8 @@ class ArtifactsView(QWidget):
         super().__init__(parent)
         self.setObjectName("artifactsView")
         self._artifacts: list[ArtifactView] = []
+        self._positions: dict[str, int] = {}  # artifactId → row
+        self._left_out = 0  # artifacts past MAX_SHOWN
         self._saving = OwnedTask()
         self.model = QStandardItemModel(self)
         self.model.setHorizontalHeaderLabels(["Artifact / part", "Type", "Size"])
@@ -139,6 +145,8 @@ class ArtifactsView(QWidget):
     def clear(self) -> None:
         """Forget every artifact (a new exchange starts)."""
         self._artifacts.clear()
+        self._positions.clear()
+        self._left_out = 0
         self.model.removeRows(0, self.model.rowCount())
         self._show_part(None)
 
@@ -148,13 +156,20 @@ class ArtifactsView(QWidget):
         found = artifacts_in(value, source)
         for artifact in found:
             self._add(artifact)
+        if found:
+            for column in range(self.model.columnCount()):
+                self.tree.resizeColumnToContents(column)
         if found and not self.tree.currentIndex().isValid():
             first = self.model.index(0, 0)
             self.tree.setCurrentIndex(self.model.index(0, 0, first))
         return len(found)
 
     def _add(self, artifact: ArtifactView) -> None:
-        index, new = merge(self._artifacts, artifact)
+        known = artifact.artifact_id in self._positions if artifact.artifact_id else False
+        if not known and len(self._artifacts) >= MAX_SHOWN:
+            self._left_out += 1  # a result with thousands of artifacts: the tree stays small
+            return
+        index, new = merge(self._artifacts, artifact, self._positions)
         artifact = self._artifacts[index]
         if new:
             row = QStandardItem()
@@ -173,8 +188,6 @@ class ArtifactsView(QWidget):
                 [label, QStandardItem(content_type(part)), QStandardItem(format_size(size))]
             )
         self.tree.expand(row.index())
-        for column in range(self.model.columnCount()):
-            self.tree.resizeColumnToContents(column)
 
     # --- the selected part ----------------------------------------------------------------
 
@@ -193,9 +206,10 @@ class ArtifactsView(QWidget):
         self.save_status.clear()
         if part is None:
             self.stack.setCurrentWidget(self._blank)
-            self.info_label.setText(
-                "Select a part" if self._artifacts else "No artifacts in this result"
-            )
+            text = "Select a part" if self._artifacts else "No artifacts in this result"
+            if self._left_out:
+                text += f" ({self._left_out:,} more artifacts not listed: see Pretty or Tree)"
+            self.info_label.setText(text)
             self.save_button.setEnabled(False)
             return
         self.info_label.setText(_describe(part))
