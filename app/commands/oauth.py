@@ -160,8 +160,9 @@ def oauth_from_args(args: argparse.Namespace) -> CliOAuth | None:
     """The OAuth settings the flags describe, None without ``--oauth2``/``--oauth2-from-card``.
 
     Raises:
-        CliUsageError: ``--oauth2-from-card`` beside another credential flag, or an
-            unreadable ``--client-secret @FILE``.
+        CliUsageError: ``--oauth2-from-card`` beside another credential flag, an
+            unreadable ``--client-secret @FILE``, or a setting the flow needs that no
+            card can supply.
     """
     if not args.oauth2 and not args.oauth2_from_card:
         return None
@@ -178,7 +179,20 @@ def oauth_from_args(args: argparse.Namespace) -> CliOAuth | None:
         device_authorization_url=args.device_authorization_url,
         authorization_url=args.authorization_url,
     )
+    missing = "" if card_url or config.discovery_url else config.missing()
+    if missing:  # nothing can fill it in later: the command line is incomplete
+        flag = _FLAG_OF.get(missing, "")
+        raise CliUsageError(f"OAuth 2 {flow.label.lower()} needs {missing} ({flag})")
     return CliOAuth(config, card_url, scheme, flow_given=bool(args.oauth2))
+
+
+_FLAG_OF = {
+    "a client id": "--client-id",
+    "a token URL": "--token-url",
+    "a device authorization URL": "--device-authorization-url",
+    "an authorization URL": "--authorization-url",
+    "a client secret": "--client-secret",
+}
 
 
 def _secret(value: str) -> str:

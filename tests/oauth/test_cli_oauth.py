@@ -115,3 +115,14 @@ def test_invalid_token_renews_once_then_the_refusal_stands(oauth_agent: dict[str
     assert len(canned.received) == 2  # one renewal, no loop
     assert [line["event"] for line in lines].count("end") == 2
     assert "forged" not in json.dumps(lines)
+
+
+def test_a_setting_no_card_can_supply_is_a_usage_error() -> None:
+    # Nothing is sent (the port is closed): the command line itself is incomplete.
+    status, lines, stderr = _send(
+        "http://127.0.0.1:9/", "--method", "SendMessage", "--text", "hi",
+        "--oauth2", "client-credentials", "--token-url", "http://127.0.0.1:9/token",
+    )  # fmt: skip
+    assert status == 3
+    assert lines[0]["kind"] == "usage"
+    assert "needs a client id (--client-id)" in lines[0]["message"] and "--client-id" in stderr
