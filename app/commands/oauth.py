@@ -22,6 +22,7 @@ from app.commands.cli import CliUsageError
 from app.commands.output import Printer
 from app.protocol.auth import AuthConfig, apply_auth
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
+from app.protocol.network import NetworkOptions
 from app.protocol.oauth import (
     DeviceAuthorization,
     OAuthConfig,
@@ -72,6 +73,8 @@ class CliOAuth:
     scheme: str = ""
     flow_given: bool = True
     cache: TokenCache = field(default_factory=TokenCache)
+    network: NetworkOptions | None = None
+    """The command's CA bundle and proxy, which also reach the authorization server."""
     _resolved: OAuthConfig | None = None
 
     async def token(self, *, force: bool = False) -> Token:
@@ -86,6 +89,7 @@ class CliOAuth:
             self.cache,
             UserAgent(open_browser=webbrowser.open, show_device_code=print_device_code),
             force=force,
+            network=self.network,
         )
         return token
 
@@ -147,12 +151,13 @@ def _failed(printer: Printer, exc: OAuthError) -> Outcome:
 
 
 async def with_token(request: A2ARequest, config: OAuthConfig, cache: TokenCache) -> A2ARequest:
-    """``request`` carrying a token for ``config`` (``run``: x-a2a ``auth: {type: oauth2}``).
+    """``request`` carrying a token for ``config`` (``run``: x-a2a ``auth: {type: oauth2}``),
+    fetched through the request's CA bundle and proxy.
 
     Raises:
         OAuthError: no token could be had.
     """
-    token = await CliOAuth(config, cache=cache).token()
+    token = await CliOAuth(config, cache=cache, network=request.network).token()
     return apply_auth(request, AuthConfig.bearer(token.access_token))
 
 

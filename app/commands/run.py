@@ -157,6 +157,8 @@ async def run_operations(
         )
         outcome = Outcome.TRANSPORT_ERROR
         request = sendable.request
+        if network is not None:  # before the token: the CA bundle and proxy reach it too
+            request = dataclasses.replace(request, network=network(request.network))
         if sendable.oauth is not None:
             try:
                 request = await with_token(request, sendable.oauth, tokens)
@@ -171,8 +173,6 @@ async def run_operations(
                 continue
         if deadline is not None:
             request = dataclasses.replace(request, deadline=deadline)
-        if network is not None:
-            request = dataclasses.replace(request, network=network(request.network))
         async for event in recorded(
             exchange.run(request),
             request,

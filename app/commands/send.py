@@ -310,6 +310,8 @@ def main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
         request = request_from_args(args)
         oauth = oauth_from_args(args)
+        if oauth is not None:
+            oauth.network = request.network
     except UsageError as exc:  # CliUsageError, or the request cannot be built
         return usage_exit(
             str(exc),

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.auth import AuthConfig
+from app.protocol.network import NetworkOptions
 from app.protocol.oauth import (
     CardOAuthOption,
     DeviceAuthorization,
@@ -161,6 +162,8 @@ class OAuthPanel(QWidget):
         self.setObjectName("oauthPanel")
         self.open_browser: Callable[[str], object] = webbrowser.open
         self.card_source: Callable[[], object | None] = lambda: None
+        # The tab's CA bundle and proxy; calls to the authorization server use them too.
+        self.network_provider: Callable[[], NetworkOptions] | None = None
         self.secret_store: SecretStore | None = SecretStore(
             Path(platformdirs.user_config_dir("a2a-workbench")) / "secrets.json"
         )
@@ -321,7 +324,8 @@ class OAuthPanel(QWidget):
             if store is not None and self.cache.get(config) is None:
                 stored = await asyncio.to_thread(load_refresh_token, config, store)
                 seed_refresh_token(config, self.cache, stored)
-            token, _ = await obtain_token(config, self.cache, agent, force=force)
+            network = self.network_provider() if self.network_provider else None
+            token, _ = await obtain_token(config, self.cache, agent, force=force, network=network)
             if store is not None:
                 await asyncio.to_thread(save_refresh_token, config, token, store)
         except OAuthError as exc:

@@ -86,6 +86,7 @@ class RequestTab(RequestForm):
         # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
         self.card_panel.network_provider = self.network
+        self.auth_panel.oauth.network_provider = self.network
         self.result_tabs.addTab(self.card_panel, "Agent Card")
         self.card_panel.interface_chosen.connect(self.use_interface)
         self.card_panel.extension_toggled.connect(self._on_card_extension_toggled)

@@ -1,16 +1,41 @@
 """The HTTP client for authorization-server calls (discovery, device authorization, token).
 
-One function, so the network options (CA bundle, client certificate, proxy) reach these
-calls from one place.
+One function, so the network options reach these calls from one place. The request's CA
+bundle (a private CA often issues the identity provider's certificate too), its
+"verification off" switch and its proxy apply; its client certificate does not: that
+identity is for the agent, and sending it to another host would hand it to a party the user
+did not choose (README.md, "Where secrets go").
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import httpx
+
+from app.protocol.http import client_for
+from app.protocol.network import NetworkOptions
 
 TIMEOUT_S = 15.0
 
 
-def token_client() -> httpx.AsyncClient:
-    """A new client for calls to the authorization server; the caller closes it."""
-    return httpx.AsyncClient(timeout=TIMEOUT_S, follow_redirects=False)
+def authorization_server_network(network: NetworkOptions) -> NetworkOptions:
+    """``network`` without the client certificate (and gRPC's name override)."""
+    tls = dataclasses.replace(
+        network.tls, client_cert="", client_key="", key_password="", server_name=""
+    )
+    return NetworkOptions(tls, network.proxy)
+
+
+def token_client(network: NetworkOptions | None = None, url: str = "") -> httpx.AsyncClient:
+    """A new client for calls to the authorization server at ``url``; the caller closes it.
+
+    Without ``network``: httpx's defaults (system trust store, the environment's proxy).
+    Reads certificate files when ``network`` names them: call it off a GUI's event loop.
+
+    Raises:
+        UsageError: a CA file of ``network`` is unusable, or its proxy URL is.
+    """
+    if network is None:
+        return httpx.AsyncClient(timeout=TIMEOUT_S, follow_redirects=False)
+    return client_for(url, authorization_server_network(network), timeout=TIMEOUT_S)

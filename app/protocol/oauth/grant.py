@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from app.errors import UsageError
+from app.protocol.network import NetworkOptions
 from app.protocol.oauth.client import token_client
 from app.protocol.oauth.config import OAuthConfig, OAuthFlow
 from app.protocol.oauth.device import (
@@ -60,18 +62,25 @@ async def obtain_token(
     agent: UserAgent | None = None,
     *,
     force: bool = False,
+    network: NetworkOptions | None = None,
 ) -> tuple[Token, OAuthConfig]:
     """A token for ``config``, and the config with discovered endpoints filled in.
 
     A cached token that has not expired is returned as is unless ``force``. Otherwise a
     refresh token, when one is cached, is tried first (RFC 6749 §6); when the server
-    refuses it (``invalid_grant``), the flow runs again.
+    refuses it (``invalid_grant``), the flow runs again. ``network`` is the request's TLS
+    and proxy settings (:func:`~app.protocol.oauth.client.token_client` says which apply).
 
     Raises:
         OAuthError: a setting is missing, or the flow failed (one-line message).
     """
     agent = agent or UserAgent()
-    async with token_client() as client:
+    first_url = config.discovery_url or config.token_url or config.device_authorization_url
+    try:
+        client = await asyncio.to_thread(token_client, network, first_url)
+    except UsageError as exc:  # the request's CA file or proxy URL is unusable
+        raise OAuthError(f"cannot reach the authorization server: {exc}") from None
+    async with client:
         config = await resolve(client, config)
         missing = config.missing()
         if missing:
