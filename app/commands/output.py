@@ -158,6 +158,7 @@ class Printer:
                     "reason": event.reason,
                     "headers": headers_object(event.headers),
                     "body": None,
+                    "stream": True,
                     "elapsed_ms": round(event.t * 1000, 1),
                 }
             case ResponseBody():
@@ -247,7 +248,8 @@ def pretty(record: dict[str, Any]) -> str:
     if kind == "response":
         lines = [f"← {record['status']} {record['reason']}  ({record['elapsed_ms']} ms)"]
         lines += [f"  {k}: {v}" for k, v in record["headers"].items()]
-        lines.append(_indent(record["body"]))
+        if not record.get("stream"):  # a stream's items follow as their own lines
+            lines.append(_indent(record["body"]))
         return "\n".join(lines)
     if kind == "item":
         state = f" {record['state']}" if record.get("state") else ""

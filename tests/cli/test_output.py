@@ -76,8 +76,10 @@ def test_a_stream_gets_lint_records_after_the_item_and_before_the_end() -> None:
         "message": "The 0.3 stream ended without a final: true event",
         "seq": None,
     }
+    assert records[1]["stream"] is True and records[1]["body"] is None
     pretty = run("pretty", events)
     assert "⚠ end no-final: The 0.3 stream ended without a final: true event" in pretty
+    assert "  null" not in pretty  # a stream has no body line; its items follow
 
 
 def test_lint_on_an_item_names_its_seq() -> None:
