@@ -11,7 +11,8 @@ mode picks the fields that must be equal:
   and request ids.
 
 Requests that match several exchanges get them in recorded order, the last one again
-once all were served (a task polled until it completed). An unmatched request gets the
+once all were served (a task polled until it completed). A redacted value (``****``) in a
+recorded request matches any text in its place. An unmatched request gets the
 closest recorded one (the same method first, then the fewest differences) and the
 differences, for the loud error.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from app.protocol.secrets import MASK
 from app.replay.fixture import RecordedExchange
 
 MATCH_MODES = ("method", "method+text", "method+params")
@@ -139,6 +141,20 @@ def _without_ids(value: Any) -> Any:
     return value
 
 
+def same(recorded: Any, got: Any) -> bool:
+    """Equal, except that ``****`` in a recorded string (a redacted value) matches any text."""
+    if isinstance(recorded, str) and isinstance(got, str) and MASK in recorded:
+        pattern = ".*".join(re.escape(piece) for piece in recorded.split(MASK))
+        return re.fullmatch(pattern, got, re.DOTALL) is not None
+    if isinstance(recorded, (list, tuple)) and isinstance(got, (list, tuple)):
+        return len(recorded) == len(got) and all(
+            same(r, g) for r, g in zip(recorded, got, strict=True)
+        )
+    if isinstance(recorded, dict) and isinstance(got, dict):
+        return recorded.keys() == got.keys() and all(same(v, got[k]) for k, v in recorded.items())
+    return bool(recorded == got)
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """``index`` the exchange to serve, or None; then ``closest`` and its ``differences``."""
@@ -163,7 +179,7 @@ class Matcher:
         return tuple(
             Difference(name, recorded.field(name), shape.field(name))
             for name in self._fields
-            if recorded.field(name) != shape.field(name)
+            if not same(recorded.field(name), shape.field(name))
         )
 
     def has_method(self, shape: Shape) -> bool:
