@@ -26,7 +26,7 @@ def stable_ids(fixture: Fixture) -> Fixture:
     found: dict[str, str] = {}
     counts: dict[str, int] = {}
     for value in _json_values(fixture):
-        for kind, id_ in _ids(value):
+        for kind, id_ in ids_in(value):
             if id_ not in found and len(id_) >= 4:
                 counts[kind] = counts.get(kind, 0) + 1
                 found[id_] = f"{kind}-{counts[kind]}"
@@ -63,10 +63,11 @@ def _parsed(data: bytes) -> Iterator[Any]:
         return
 
 
-def _ids(value: Any) -> Iterator[tuple[str, str]]:
+def ids_in(value: Any) -> Iterator[tuple[str, str]]:
+    """``(kind, id)`` of every task, context and message id in a JSON value."""
     if isinstance(value, list):
         for item in value:
-            yield from _ids(item)
+            yield from ids_in(item)
         return
     if not isinstance(value, dict):
         return
@@ -81,4 +82,4 @@ def _ids(value: Any) -> Iterator[tuple[str, str]]:
         elif key == "name" and isinstance(item, str) and item.startswith("tasks/"):
             yield "task", item.split("/")[1]
         else:
-            yield from _ids(item)
+            yield from ids_in(item)
