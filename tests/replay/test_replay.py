@@ -305,3 +305,31 @@ def test_hand_edited_fixture_is_served_with_its_timing(session: Session, tmp_pat
     assert sum(1 for f in frames if f.startswith("data:")) == len(stream["response"]["sse"])
     assert status == 0, err
     assert [r["event"] for r in records] == ["served", "served"]
+
+
+def test_run_cli_gets_the_peer_answers(
+    session: Session, replay: ReplayProcess, tmp_path: Path
+) -> None:
+    from app.spec.document import SpecDocument
+    from app.spec.xa2a import SavedRequest
+
+    doc = SpecDocument.new(path=tmp_path / "requests.yaml")
+    for key, endpoint in (("rpc-send", "{{baseUrl}}/"), ("grpc-stream", "{{grpcTarget}}")):
+        request = session.recorded[key].request
+        doc.upsert(SavedRequest(key, request.version, request.binding, endpoint, request.method,
+                                request.body, operation_id=key))  # fmt: skip
+    doc.save()
+    grpc_target = replay.info["grpc_target"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "run", str(doc.path), "--no-history",
+         "--var", f"baseUrl={replay.base_url}", "--var", f"grpcTarget={grpc_target}"],
+        env=session.env(), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    body = next(
+        r["body"] for r in records if r["event"] == "response" and r["operation"] == "rpc-send"
+    )
+    assert body["result"] == _peer_results(session, "rpc-send")[0]
+    items = [r["data"] for r in records if r["event"] == "item" and r["operation"] == "grpc-stream"]
+    assert items == _peer_results(session, "grpc-stream")
