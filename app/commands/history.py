@@ -193,6 +193,10 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
             print(text if args.output == "jsonl" else pretty(record))
         return EXIT_OK
     ids = ids or _all_ids(store)
+    fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),
+                    ("--redact-from", args.redact_from), ("--card", args.card)) if on]  # fmt: skip
+    if fixture_only and args.format != "fixture":
+        raise CliUsageError(f"{', '.join(fixture_only)}: only with --format fixture")
     if args.format == "fixture":
         return _export_fixture(args, store, ids)
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")  # noqa: SIM115

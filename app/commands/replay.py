@@ -24,6 +24,7 @@ from typing import Any
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.output import EXIT_OK, EXIT_RPC
 from app.replay.fixture import FixtureError, load
+from app.replay.grpc_codec import check_messages
 from app.replay.matching import DEFAULT_MATCH, MATCH_MODES
 
 
@@ -59,6 +60,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         fixture = load(Path(args.fixture))
+        check_messages(fixture)
     except (CliUsageError, FixtureError) as exc:
         return usage_exit(str(exc))
     from app.replay.server import ListenError, serve

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from google.protobuf import json_format
+
 from app import __version__
 from app.fileio import atomic_write
 from app.history.store import HistoryEntry
@@ -123,9 +125,14 @@ def build_fixture(
     return fixture
 
 
-def _encode(x: RecordedExchange, value: Any) -> bytes:
+def _encode(x: RecordedExchange, value: Any) -> bytes | None:
     rpc = grpc_rpc(x.path)
-    return encode_response(rpc, value) if rpc is not None else b""
+    if rpc is None:
+        return None
+    try:
+        return encode_response(rpc, value)
+    except json_format.ParseError:  # recorded as received: the file keeps the ProtoJSON
+        return None
 
 
 def fixture_text(fixture: Fixture, fmt: str) -> str:

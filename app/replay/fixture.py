@@ -154,7 +154,9 @@ def _pairs_out(pairs: Pairs) -> list[list[str]]:
     return [[n, v] for n, v in pairs]
 
 
-def _answer_document(answer: Answer, encode: Callable[[Any], bytes] | None) -> dict[str, Any]:
+def _answer_document(
+    answer: Answer, encode: Callable[[Any], bytes | None] | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"t": round(answer.t, 6)}
     if answer.grpc_status:
         out["grpcStatus"] = answer.grpc_status
@@ -176,18 +178,20 @@ def _answer_document(answer: Answer, encode: Callable[[Any], bytes] | None) -> d
 
 
 def _message_document(
-    message: GrpcMessage, encode: Callable[[Any], bytes] | None
+    message: GrpcMessage, encode: Callable[[Any], bytes | None] | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"t": round(message.t, 6), "json": message.json}
-    if encode is not None:
-        out["base64"] = base64.b64encode(encode(message.json)).decode("ascii")
+    data = None if encode is None else encode(message.json)
+    if data is not None:
+        out["base64"] = base64.b64encode(data).decode("ascii")
     return out
 
 
 def to_document(
-    fixture: Fixture, encode_message: Callable[[RecordedExchange, Any], bytes] | None = None
+    fixture: Fixture, encode_message: Callable[[RecordedExchange, Any], bytes | None] | None = None
 ) -> dict[str, Any]:
-    """The file's data model; ``encode_message`` gives a gRPC message's bytes (``base64``)."""
+    """The file's data model; ``encode_message`` gives a gRPC message's bytes (``base64``;
+    None leaves it out)."""
     exchanges = []
     for x in fixture.exchanges:
         encode = None if encode_message is None else _bound(encode_message, x)
@@ -212,8 +216,8 @@ def to_document(
 
 
 def _bound(
-    encode: Callable[[RecordedExchange, Any], bytes], x: RecordedExchange
-) -> Callable[[Any], bytes]:
+    encode: Callable[[RecordedExchange, Any], bytes | None], x: RecordedExchange
+) -> Callable[[Any], bytes | None]:
     return lambda value: encode(x, value)
 
 

@@ -15,6 +15,7 @@ from google.protobuf.descriptor import MethodDescriptor
 
 from app.protocol.catalog import grpc_service
 from app.protocol.types import ProtocolVersion
+from app.replay.fixture import Fixture, FixtureError
 
 
 def grpc_rpc(path: str) -> MethodDescriptor | None:
@@ -55,3 +56,26 @@ def decode_request(rpc: MethodDescriptor, data: bytes) -> Any:
     """
     message = message_factory.GetMessageClass(rpc.input_type).FromString(data)
     return json_format.MessageToDict(message)
+
+
+def check_messages(fixture: Fixture) -> None:
+    """Every gRPC exchange names an A2A rpc and its messages are that rpc's response, so
+    a hand edit that breaks one is refused before serving, not at the call.
+
+    Raises:
+        FixtureError: naming the exchange and message.
+    """
+    for i, x in enumerate(fixture.exchanges):
+        if x.binding != "GRPC":
+            continue
+        rpc = grpc_rpc(x.path)
+        if rpc is None:
+            raise FixtureError(f"exchanges[{i}].request.path: {x.path!r} is not an A2A rpc")
+        for n, message in enumerate(x.answer.messages):
+            try:
+                encode_response(rpc, message.json)
+            except json_format.ParseError as exc:
+                raise FixtureError(
+                    f"exchanges[{i}].response.messages[{n}].json: not a "
+                    f"{rpc.output_type.full_name}: {exc}"
+                ) from exc

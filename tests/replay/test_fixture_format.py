@@ -5,6 +5,7 @@ the card a replay serves, and the export command's inputs."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -305,3 +306,31 @@ def test_history_export_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "an Agent Card is a JSON object" in capsys.readouterr().err
     assert history.main(["export", str(ok), "--format", "fixture", "--out", "-"]) == 0
     assert capsys.readouterr().out.startswith("a2aFixture: 1\n")
+
+
+def _replay(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", "replay", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+
+
+def test_replay_refuses_a_message_its_rpc_cannot_hold(tmp_path: Path) -> None:
+    document = to_document(_sample())
+    document["exchanges"][3]["response"]["messages"][0]["json"] = {"colour": "blue"}
+    path = tmp_path / "f.json"
+    path.write_text(dumps(document, "json"), encoding="utf-8")
+    proc = _replay(str(path))
+    assert proc.returncode == 3
+    assert "exchanges[3].response.messages[0].json: not a a2a.v1.Task" in proc.stderr
+
+
+def test_replay_on_a_busy_port_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text(dumps(to_document(_sample()), "yaml"), encoding="utf-8")
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        proc = _replay(str(path), "--port", str(busy.getsockname()[1]))
+    assert proc.returncode == 1 and proc.stderr.startswith("replay: cannot listen on 127.0.0.1:")
+
+
+def test_fixture_flags_need_the_fixture_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert history.main(["export", "--format", "har", "--out", "-", "--stable-ids"]) == 3
+    assert "--stable-ids: only with --format fixture" in capsys.readouterr().err
