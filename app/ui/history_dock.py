@@ -127,6 +127,7 @@ class HistoryPanel(QWidget):
         )
         self.export_fixture_action = QAction("Export as fixture…", self)
         self.export_fixture_action.setObjectName("exportFixtureAction")
+        self.export_fixture_action.setIconText("Export as fixture…")  # Qt drops the "…" otherwise
         self.export_fixture_action.setToolTip(
             "The selected entries (or their whole task) as a fixture for a2a-workbench replay"
         )

@@ -52,13 +52,14 @@ class Session:
 
 
 def request_for(
-    endpoint: str, method: str, binding: Binding, ctx: TemplateContext, token: str
-) -> A2ARequest:
-    spec = find_method(V1, method)
+    endpoint: str, method: str, binding: Binding, ctx: TemplateContext, token: str,
+    version: ProtocolVersion = V1,
+) -> A2ARequest:  # fmt: skip
+    spec = find_method(version, method)
     assert spec is not None
     body = render_body(spec, binding, ctx)
-    request = A2ARequest(endpoint, method, body, V1, binding, headers=(("X-Customer", MARKED),),
-                         timeout=30.0)  # fmt: skip
+    request = A2ARequest(endpoint, method, body, version, binding,
+                         headers=(("X-Customer", MARKED),), timeout=30.0)  # fmt: skip
     return apply_auth(request, AuthConfig.bearer(token), ())
 
 
@@ -107,6 +108,13 @@ async def record_session(peer: dict[str, Any], home: Path) -> Session:
     try:
         for key, endpoint, method, binding, ctx in plan:
             request = request_for(endpoint, method, binding, ctx, token)
+            session.recorded[key] = await record(store, key, request)
+        for key, endpoint, method, binding in (
+            ("rpc03-send", rpc, "message/send", Binding.JSONRPC),
+            ("grpc03-send", grpc_target, "message/send", Binding.GRPC),
+        ):
+            ctx = TemplateContext(text="7 7")
+            request = request_for(endpoint, method, binding, ctx, token, ProtocolVersion.V0_3)
             session.recorded[key] = await record(store, key, request)
         task_id = stream_task_id(session.recorded["rpc-stream"].events)
         get_task = request_for(

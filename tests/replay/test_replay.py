@@ -84,6 +84,8 @@ def _to_replay(endpoint: str, binding: Binding, replay: ReplayProcess) -> str:
         "grpc-send",
         "grpc-stream",
         "grpc-missing",
+        "rpc03-send",
+        "grpc03-send",
     ],
 )
 async def test_exchange_gets_the_peer_answer(

@@ -52,6 +52,9 @@ def test_export_whole_task_as_fixture(
     view = wait_rows(wait_until, panel, 3)
     select_rows(qtbot, view, 0)  # the GetTask only: "whole task" adds the stream
 
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    panel.resize(1200, 360)
+    panel.grab().save(str(SHOTS / "replay-history-panel.png"))
     action = panel.findChild(QAction, "exportFixtureAction")
     assert action is not None and action.isEnabled() and action.text() == "Export as fixture…"
     action.trigger()
@@ -67,7 +70,6 @@ def test_export_whole_task_as_fixture(
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
         assert box.isChecked(), name
     qtbot.keyClicks(dialog.findChild(QPlainTextEdit, "fixtureRedactEdit"), "progress 1/2")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.grab().save(str(SHOTS / "replay-export-dialog.png"))
     save = dialog.findChild(QDialogButtonBox, "fixtureButtons").button(
         QDialogButtonBox.StandardButton.Save
