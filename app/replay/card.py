@@ -89,3 +89,21 @@ def _rest_prefix(path: str, version: str) -> str:
         if at >= 0:
             return path[:at]
     return path
+
+
+def interfaces(card: dict[str, Any]) -> list[dict[str, str]]:
+    """``{binding, version, url}`` of every interface a served card lists (1.0 or 0.3 form)."""
+    out = [
+        {"binding": str(i.get("protocolBinding", "")), "version": str(i.get("protocolVersion", "")),
+         "url": str(i.get("url", ""))}
+        for i in card.get("supportedInterfaces") or [] if isinstance(i, dict)
+    ]  # fmt: skip
+    version = str(card.get("protocolVersion", "0.3"))
+    if isinstance(card.get("url"), str):
+        out.append({"binding": str(card.get("preferredTransport", "JSONRPC")), "version": version,
+                    "url": card["url"]})  # fmt: skip
+    out += [
+        {"binding": str(i.get("transport", "")), "version": version, "url": str(i.get("url", ""))}
+        for i in card.get("additionalInterfaces") or [] if isinstance(i, dict)
+    ]  # fmt: skip
+    return [i for n, i in enumerate(out) if i not in out[:n]]

@@ -3,8 +3,8 @@ uvicorn and gRPC on ``grpc.aio``, until SIGTERM/SIGINT (then exit 0).
 
 The gRPC port opens when the fixture recorded gRPC exchanges, its card lists a gRPC
 interface, or ``grpc_port`` is given. Once both listen, :func:`serve` emits one
-``listening`` record with the URLs; every request is then reported as ``served``,
-``unmatched`` or ``card`` (:class:`app.replay.answers.Replay`).
+``listening`` record with the URLs and the served card's interfaces; every request is
+then reported as ``served``, ``unmatched`` or ``card`` (:class:`app.replay.answers.Replay`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import uvicorn
 
 from app.errors import WorkbenchError
 from app.replay.answers import Emit, Replay
-from app.replay.card import served_card
+from app.replay.card import interfaces, served_card
 from app.replay.fixture import Fixture
 from app.replay.grpc_app import ReplayHandler
 from app.replay.http_app import CARD_PATHS, build_http_app
@@ -110,7 +110,8 @@ async def serve(
             await asyncio.sleep(0.01)
         listening: dict[str, Any] = {
             "event": "listening", "base_url": base_url, "card_url": base_url + CARD_PATHS[0],
-            "grpc_target": grpc_target, "exchanges": len(fixture.exchanges),
+            "grpc_target": grpc_target, "interfaces": interfaces(card),
+            "exchanges": len(fixture.exchanges),
             "speed": speed, "match": match, "pid": os.getpid(),
         }  # fmt: skip
         emit(listening)

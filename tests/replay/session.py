@@ -100,6 +100,8 @@ async def record_session(peer: dict[str, Any], home: Path) -> Session:
          TemplateContext(text="stream 3 10")),
         ("rest-send", rest, "SendMessage", Binding.HTTP_JSON,
          TemplateContext(text=f"5 5 {MARKED}")),
+        ("rest-stream", rest, "SendStreamingMessage", Binding.HTTP_JSON,
+         TemplateContext(text="stream 2 10")),
         ("grpc-send", grpc_target, "SendMessage", Binding.GRPC, TemplateContext(text="2 2")),
         ("grpc-stream", grpc_target, "SendStreamingMessage", Binding.GRPC,
          TemplateContext(text="stream 2 10")),

@@ -81,6 +81,7 @@ def _to_replay(endpoint: str, binding: Binding, replay: ReplayProcess) -> str:
         "rpc-stream",
         "rest-send",
         "rest-get",
+        "rest-stream",
         "grpc-send",
         "grpc-stream",
         "grpc-missing",
@@ -277,6 +278,8 @@ async def test_card_points_at_the_replay(replay: ReplayProcess, http: httpx.Asyn
     )
     assert urls["GRPC"].endswith(str(replay.info["grpc_target"]))
     assert "signatures" not in card
+    listed = {(i["binding"], i["version"], i["url"]) for i in replay.info["interfaces"]}
+    assert ("JSONRPC", "1.0", urls["JSONRPC"]) in listed and ("GRPC", "1.0", urls["GRPC"]) in listed
 
 
 def test_hand_edited_fixture_is_served_with_its_timing(session: Session, tmp_path: Path) -> None:
