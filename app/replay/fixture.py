@@ -97,6 +97,8 @@ class RecordedExchange:
 
 @dataclass(frozen=True, slots=True)
 class Fixture:
+    """A whole fixture file; ``notes`` are what the export left out (not written)."""
+
     exchanges: tuple[RecordedExchange, ...]
     card: dict[str, Any] | None = None
     generator: str = ""
