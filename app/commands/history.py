@@ -3,14 +3,19 @@
     a2a-workbench history list [--limit N] [--text T] [--method M] [--outcome O]
         [--endpoint URL] [--output jsonl|pretty]
     a2a-workbench history show ID [--output jsonl|pretty]
-    a2a-workbench history export [ID...] --format har|jsonl --out FILE|-
+    a2a-workbench history export [ID...] --format har|jsonl|fixture --out FILE|-
+        [--stable-ids] [--redact VALUE]... [--redact-from FILE] [--card FILE]
 
 ``list`` prints one object per entry, newest first; ``show`` prints the entry's events as
 the same records ``send`` printed (credentials masked, as they are stored); ``export``
 writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings only) or
-as JSON lines of event records, each with ``"exchange": ID``.
+as JSON lines of event records, each with ``"exchange": ID``, or as a replay fixture
+(YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
+(and those of ``--redact-from``, one per line) masked, ids made stable with
+``--stable-ids``, and the Agent Card of ``--card`` (a JSON file) to serve.
 
-Exit statuses: 0 done, 2 the history cannot be opened, 3 usage error (unknown ID).
+Exit statuses: 0 done, 2 the history cannot be opened (or a fixture cannot be written),
+3 usage error (unknown ID, an unreadable --card or --redact-from file).
 """
 
 from __future__ import annotations
@@ -106,8 +111,24 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
     export = sub.add_parser("export", help="entries as HAR 1.2 or JSON lines")
     export.add_argument("ids", type=int, nargs="*", metavar="ID")
-    export.add_argument("--format", required=True, choices=["har", "jsonl"])
+    export.add_argument("--format", required=True, choices=["har", "jsonl", "fixture"])
     export.add_argument("--out", required=True, metavar="FILE", help="file to write, or -")
+    export.add_argument(
+        "--stable-ids",
+        action="store_true",
+        help="fixture: task/context/message ids replaced by stable ones",
+    )
+    export.add_argument(
+        "--redact",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="fixture: a value to replace by **** wherever it appears",
+    )
+    export.add_argument(
+        "--redact-from", metavar="FILE", help="fixture: values to redact, one per line"
+    )
+    export.add_argument("--card", metavar="FILE", help="fixture: the Agent Card (JSON) to serve")
     return p
 
 
@@ -172,6 +193,12 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
             print(text if args.output == "jsonl" else pretty(record))
         return EXIT_OK
     ids = ids or _all_ids(store)
+    fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),
+                    ("--redact-from", args.redact_from), ("--card", args.card)) if on]  # fmt: skip
+    if fixture_only and args.format != "fixture":
+        raise CliUsageError(f"{', '.join(fixture_only)}: only with --format fixture")
+    if args.format == "fixture":
+        return _export_fixture(args, store, ids)
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")  # noqa: SIM115
     try:
         if args.format == "jsonl":
@@ -188,6 +215,45 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     finally:
         if out is not sys.stdout:
             out.close()
+    return EXIT_OK
+
+
+def _fixture_options(args: argparse.Namespace) -> Any:
+    from app.replay.export import ExportOptions
+    from app.replay.fixture import format_for
+
+    values = list(args.redact)
+    card = None
+    try:
+        if args.redact_from:
+            text = Path(args.redact_from).read_text(encoding="utf-8")
+            values += [line.strip() for line in text.splitlines() if line.strip()]
+        if args.card:
+            card = json.loads(Path(args.card).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CliUsageError(f"cannot read {exc}") from exc
+    if card is not None and not isinstance(card, dict):
+        raise CliUsageError(f"{args.card}: an Agent Card is a JSON object")
+    fmt = "yaml" if args.out == "-" else format_for(Path(args.out))
+    return ExportOptions(fmt, tuple(values), args.stable_ids, card)
+
+
+def _export_fixture(args: argparse.Namespace, store: HistoryStore, ids: list[int]) -> int:
+    from app.replay.export import build_fixture, fixture_text, write_fixture
+
+    options = _fixture_options(args)
+    exchanges = ((e, store.events(e.id)) for i in ids if (e := store.entry(i)))
+    if args.out == "-":
+        fixture = build_fixture(exchanges, options)
+        sys.stdout.write(fixture_text(fixture, options.fmt))
+    else:
+        try:
+            fixture = write_fixture(Path(args.out), exchanges, options)
+        except OSError as exc:
+            print(f"cannot write {args.out}: {exc}", file=sys.stderr)
+            return EXIT_TRANSPORT
+    for note in fixture.notes:
+        print(f"note: {note}", file=sys.stderr)
     return EXIT_OK
 
 

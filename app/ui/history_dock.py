@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +38,8 @@ from PySide6.QtWidgets import (
 from app.history.store import HistoryFilter, HistoryStore
 from app.protocol.events import Outcome
 from app.session import state_from_dict
+from app.ui.fixture_dialog import ExportFixtureDialog
+from app.ui.history_fixture import ask_and_export
 from app.ui.history_model import COL_ENDPOINT, HistoryModel
 from app.ui.history_viewer import CompareDialog, HistoryViewer, compare_text
 from app.ui.tasks import OwnedTask
@@ -121,9 +125,22 @@ class HistoryPanel(QWidget):
         self.export_button = _button(
             "Export…", "historyExportButton", "The selection (or all) as HAR 1.2 or JSON Lines"
         )
+        self.export_fixture_action = QAction("Export as fixture…", self)
+        self.export_fixture_action.setObjectName("exportFixtureAction")
+        self.export_fixture_action.setIconText("Export as fixture…")  # Qt drops the "…" otherwise
+        self.export_fixture_action.setToolTip(
+            "The selected entries (or their whole task) as a fixture for a2a-workbench replay"
+        )
+        self.fixture_dialog: ExportFixtureDialog | None = None
+        fixture_button = QToolButton()
+        fixture_button.setObjectName("historyExportFixtureButton")
+        fixture_button.setDefaultAction(self.export_fixture_action)
+        self.view.addAction(self.export_fixture_action)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         actions = QHBoxLayout()
         for button in (self.open_button, self.open_request_button, self.compare_button,
-                       self.delete_button, self.clear_button, self.export_button):  # fmt: skip
+                       self.delete_button, self.clear_button, self.export_button,
+                       fixture_button):  # fmt: skip
             actions.addWidget(button)
         actions.addStretch(1)
 
@@ -155,6 +172,7 @@ class HistoryPanel(QWidget):
         self.delete_button.clicked.connect(self.delete_selected)
         self.clear_button.clicked.connect(self.delete_all)
         self.export_button.clicked.connect(self.export)
+        self.export_fixture_action.triggered.connect(self.export_fixture)
         self._on_reset()
 
     # --- store and filter ---
@@ -217,6 +235,7 @@ class HistoryPanel(QWidget):
         self.open_request_button.setEnabled(selected == 1)
         self.compare_button.setEnabled(selected == 2)
         self.delete_button.setEnabled(selected > 0)
+        self.export_fixture_action.setEnabled(selected > 0)
         self.clear_button.setEnabled(has_store and self.model.total > 0)
         self.export_button.setEnabled(has_store and self.model.total > 0)
 
@@ -353,6 +372,13 @@ class HistoryPanel(QWidget):
             self._host.messages.show(f"Exported {written} entries to {path}", 8000)
 
         self._working.start(run())
+
+    def export_fixture(self) -> None:
+        """*Export as fixture…*: the selected entries, through :class:`ExportFixtureDialog`."""
+        store, ids = self.model.store, self.selected_ids()
+        if store is None or not ids:
+            return
+        self.fixture_dialog = ask_and_export(self, store, ids, self._host.messages, self._working)
 
     async def shutdown(self) -> None:
         await self._loading.shutdown()

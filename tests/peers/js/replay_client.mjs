@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// An @a2a-js/sdk client for the replay tests: resolves the card at BASE_URL, picks the
+// interface of BINDING (JSONRPC, HTTP+JSON or GRPC), sends TEXT and prints every result
+// as one JSON line (sendMessage, or each event of sendMessageStream with --stream).
+//
+//   node replay_client.mjs BASE_URL BINDING TEXT [--stream]
+//
+// A failure prints {"error": message} and exits 1.
+
+import crypto from 'node:crypto';
+import process from 'node:process';
+
+import { Role } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+
+const [baseUrl, binding, text, ...flags] = process.argv.slice(2);
+const factory = new ClientFactory(
+  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new GrpcTransportFactory()],
+    preferredTransports: [binding],
+  }),
+);
+const params = {
+  message: {
+    messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER,
+    extensions: [], referenceTaskIds: [], metadata: undefined,
+    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }] },
+};
+const show = (value) =>
+  JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+try {
+  const client = await factory.createFromUrl(baseUrl);
+  if (flags.includes('--stream')) {
+    for await (const event of client.sendMessageStream(params)) console.log(show(event));
+  } else {
+    console.log(show(await client.sendMessage(params)));
+  }
+} catch (err) {
+  console.log(show({ error: String(err?.message ?? err) }));
+  process.exitCode = 1;
+}
