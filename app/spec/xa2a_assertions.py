@@ -13,7 +13,10 @@
       captures:
         taskId: /result/task/id                       # {{taskId}} for the requests after it
 
-``op`` defaults to ``equals`` (``exists`` when no ``value`` is given).
+``op`` defaults to ``equals`` (``exists`` when no ``value`` is given). A file that is not
+of this shape is an error naming the place; an assertion of this shape that cannot be
+evaluated (a path in neither syntax, ``lessThan`` a string, a bad regular expression) is
+kept as written and fails with that reason when evaluated, so nothing typed is lost.
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.spec.assertions import Assertion, AssertionOp, Subject, problem
-from app.spec.json_paths import PathError, parse_path
+from app.spec.assertions import Assertion, AssertionOp, Subject
 from app.spec.xa2a_auth import json_kind
 
 Error = Callable[[str, str], Exception]
-_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # as app.spec.variables reads them
+VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+"""A {{variable}} name, as app.spec.variables reads them."""
 
 
 def checks_to_x_a2a(
@@ -63,14 +66,7 @@ def assertions_from_x_a2a(x: Mapping[str, Any], path: str, error: Error) -> tupl
     where = f"{path}.assertions"
     if not isinstance(raw, list):
         raise error(where, f"must be a list of assertions, got {json_kind(raw)}")
-    out = []
-    for i, item in enumerate(raw):
-        assertion = _assertion_from_x(item, f"{where}[{i}]", error)
-        bad = problem(assertion)
-        if bad:
-            raise error(f"{where}[{i}]", bad)
-        out.append(assertion)
-    return tuple(out)
+    return tuple(_assertion_from_x(item, f"{where}[{i}]", error) for i, item in enumerate(raw))
 
 
 def _assertion_from_x(item: Any, where: str, error: Error) -> Assertion:
@@ -121,11 +117,7 @@ def captures_from_x_a2a(
     for name, target in raw.items():
         if not isinstance(target, str):
             raise error(f"{where}.{name}", "must be a JSON Pointer (/a/b) or JSONPath ($.a.b)")
-        if not _VARIABLE.fullmatch(str(name)):
+        if not VARIABLE_NAME.fullmatch(str(name)):
             raise error(f"{where}.{name}", "is not a variable name (letters, digits, _ . -)")
-        try:
-            parse_path(target)
-        except PathError as exc:
-            raise error(f"{where}.{name}", str(exc)) from None
         out.append((str(name), target))
     return tuple(out)

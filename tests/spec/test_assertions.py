@@ -139,7 +139,18 @@ def test_captures_store_strings_as_they_are_and_the_rest_as_json() -> None:
     assert problems == ["capture x: nothing at /nope"]
 
 
-def test_invalid_assertions_are_named() -> None:
+def test_invalid_assertions_are_named_and_fail_when_evaluated() -> None:
+    bad = from_x_a2a(
+        {"version": "1.0", "binding": "JSONRPC", "endpoint": "e", "method": "SendMessage",
+         "example": {}, "assertions": [{"path": "result", "op": "lessThan", "value": "x"}],
+         "captures": {"taskId": "id"}},
+        path="x",
+    )  # fmt: skip
+    (result,) = evaluate(bad.assertions, unary(TASK))
+    assert not result.passed and "starts with '/'" in result.message
+    assert capture(bad.captures, unary(TASK))[1] == [
+        "capture taskId: 'id': a path starts with '/' (JSON Pointer) or '$' (JSONPath)"
+    ]
     assert "regular expression" in problem(Assertion("/a", AssertionOp.MATCHES, "("))
     assert "one of string" in problem(Assertion("/a", AssertionOp.TYPE, "text"))
     assert problem(Assertion("/a", AssertionOp.LESS_THAN, "3")) == "lessThan takes a number"
@@ -194,13 +205,12 @@ def test_x_a2a_round_trip_and_shorthands() -> None:
     [
         ({"path": "/a"}, None, "x.assertions", "must be a list"),
         ([{"path": "/a", "op": "near"}], None, "x.assertions[0].op", "'near' is not one of"),
-        ([{"path": "a"}], None, "x.assertions[0]", "starts with '/'"),
         ([{"pth": "/a"}], None, "x.assertions[0].pth", "is not a known key"),
         ([{"finalState": "x", "op": "equals"}], None, "x.assertions[0]", "stands alone"),
-        ([{"path": "/a", "op": "lessThan", "value": "x"}], None, "x.assertions[0]", "number"),
+        ([{"path": 3}], None, "x.assertions[0].path", "is required"),
         (None, ["/a"], "x.captures", "must be an object"),
         (None, {"task id": "/a"}, "x.captures.task id", "not a variable name"),
-        (None, {"taskId": "id"}, "x.captures.taskId", "starts with '/'"),
+        (None, {"taskId": 3}, "x.captures.taskId", "must be a JSON Pointer"),
     ],
 )
 def test_bad_x_a2a_is_a_clear_error(assertions: Any, captures: Any, where: str, says: str) -> None:
