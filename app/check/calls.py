@@ -111,6 +111,8 @@ class CallSettings:
     network: NetworkOptions
     timeout_s: float
     history: HistorySink | None = None
+    extensions: tuple[str, ...] = ()
+    """Extensions every call activates (the user's, and those the card requires)."""
 
 
 def build_request(
@@ -123,12 +125,13 @@ def build_request(
     raw_body: str | None = None,
     headers: Headers = (),
     auth: bool = True,
-    extensions: Sequence[str] = (),
+    extensions: Sequence[str] | None = None,
     timeout_s: float | None = None,
 ) -> A2ARequest:
     """The request for ``method`` on ``target``: its template filled from ``ctx``, or
     ``params`` (the request object) as given, or ``raw_body`` as typed (malformed on
-    purpose). Without ``auth`` no credential goes out, not even one in ``headers``."""
+    purpose). Without ``auth`` no credential goes out, not even one in ``headers``;
+    ``extensions`` None activates the run's extensions."""
     spec = find_method(target.version, method)
     if raw_body is not None:
         body = raw_body
@@ -157,7 +160,8 @@ def build_request(
         deadline=timeout,
         network=settings.network,
     )
-    return apply_auth(request, settings.auth if auth else AuthConfig.none(), extensions)
+    active = settings.extensions if extensions is None else extensions
+    return apply_auth(request, settings.auth if auth else AuthConfig.none(), active)
 
 
 async def perform(

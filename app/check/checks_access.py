@@ -86,7 +86,9 @@ async def required_extensions(ctx: CheckContext, target: Target | None) -> Verdi
     required = [e.uri for e in ctx.view.capabilities.extensions if e.required]
     if not required:
         return skipped("the card requires no extension")
-    call = await ctx.role_call(target, MethodRole.SEND, TemplateContext(text=ctx.message_text))
+    call = await ctx.role_call(
+        target, MethodRole.SEND, TemplateContext(text=ctx.message_text), extensions=()
+    )
     verdict_form = expected_form(target.binding, EXTENSION_REQUIRED)
     error = call.rpc_error
     if error is not None and matches(target.binding, EXTENSION_REQUIRED, error, call.body):

@@ -73,7 +73,7 @@ class CheckContext:
         raw_body: str | None = None,
         headers: Headers = (),
         auth: bool = True,
-        extensions: Sequence[str] = (),
+        extensions: Sequence[str] | None = None,
     ) -> CallResult:
         """One exchange with ``target``, bounded by the call timeout and the budget."""
         left = self.remaining()

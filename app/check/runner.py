@@ -62,6 +62,8 @@ class CheckOptions:
     budget_s: float = 120.0
     history: HistorySink | None = None
     """Record every exchange here; results then carry the history entry ids."""
+    extensions: tuple[str, ...] = ()
+    """Extensions to activate on every call; those the card requires are added."""
     message_text: str = "hello"
     """The text of a plain send."""
     task_text: str = "stream 2 10"
@@ -116,6 +118,7 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
             options.network,
             options.call_timeout_s,
             options.history,
+            _extensions(view, options.extensions),
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,
@@ -231,6 +234,12 @@ def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], lis
             )
         )
     return tuple(targets), unspeakable
+
+
+def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
+    # A required extension left out would refuse every call (extensions.required judges that).
+    required = [e.uri for e in view.capabilities.extensions if e.required and e.uri]
+    return tuple(dict.fromkeys((*given, *required)))
 
 
 async def _read(options: CheckOptions) -> CardRead:
