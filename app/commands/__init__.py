@@ -16,6 +16,12 @@ def _card(argv: list[str]) -> int:
     return main(argv)
 
 
+def _check(argv: list[str]) -> int:
+    from app.commands.check import main
+
+    return main(argv)
+
+
 def _demo_agent(argv: list[str]) -> int:
     from app.demo.server import main
 
@@ -48,6 +54,7 @@ def _verify(argv: list[str]) -> int:
 
 SUMMARIES: dict[str, str] = {
     "card": "fetch or read an Agent Card and check its shape and interfaces",
+    "check": "check an agent against its card on every binding (pass/fail/warn/skip)",
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "history": "list, show and export the recorded exchanges",
     "run": "send the requests saved in an OpenAPI 3.2 document",
@@ -58,6 +65,7 @@ SUMMARIES: dict[str, str] = {
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "card": _card,
+    "check": _check,
     "demo-agent": _demo_agent,
     "history": _history,
     "run": _run,
