@@ -83,6 +83,7 @@ class CheckReportView(QWidget):
         self.agent_label = QLabel("No check run yet")
         self.agent_label.setObjectName("checkAgentLabel")
         self.agent_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.agent_label.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setObjectName("checkProgressBar")
         self.progress.setRange(0, 1)
@@ -107,7 +108,7 @@ class CheckReportView(QWidget):
         self.tree.setAlternatingRowColors(True)
         header = self.tree.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in ((CHECK, 340), (STATUS, 70), (INTERFACE, 250), (SECTION, 120)):
+        for column, width in ((CHECK, 380), (STATUS, 70), (INTERFACE, 260), (SECTION, 130)):
             self.tree.setColumnWidth(column, width)
         header.setStretchLastSection(True)
         self.summary = QLabel("")
