@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
-from app.spec.assertions import AssertionResult, Observed, capture, evaluate
+from app.spec.assertions import Assertion, AssertionResult, Observed, capture, evaluate
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest, is_sensitive_name
 
@@ -25,13 +25,14 @@ class RunChecks:
     """The assertion results and captured variables of one ``run``, operation by operation."""
 
     reveal_secrets: bool = False
-    results: list[tuple[str, AssertionResult]] = field(default_factory=list)
+    results: list[tuple[str, Assertion, AssertionResult]] = field(default_factory=list)
+    """(operationId, the assertion as written, its result with the values resolved)."""
     captured: dict[str, str] = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
         """How many assertions failed."""
-        return sum(not r.passed for _, r in self.results)
+        return sum(not r.passed for _, _, r in self.results)
 
     def after(
         self, saved: SavedRequest, observed: Observed, resolver: Resolver
@@ -44,8 +45,9 @@ class RunChecks:
             return resolver.substitute(text, f"{op_id}: x-a2a.assertions")
 
         records: list[dict[str, Any]] = []
-        for result in evaluate(saved.assertions, observed, substitute):
-            self.results.append((op_id, result))
+        results = evaluate(saved.assertions, observed, substitute)
+        for written, result in zip(saved.assertions, results, strict=True):
+            self.results.append((op_id, written, result))
             records.append({"event": "assertion", **result.record(op_id)})
         values, problems = capture(saved.captures, observed)
         for name, path in saved.captures:
@@ -66,12 +68,13 @@ class RunChecks:
         cases = [
             JUnitCase(
                 classname=op_id,
-                name=f"{r.assertion.path} {r.assertion.op.value} {_text(r.assertion.value)}",
+                # As written ({{variables}} unresolved): the same case in every run.
+                name=f"{a.path} {a.op.value} {_text(a.value)}",
                 status=CaseStatus.PASSED if r.passed else CaseStatus.FAILED,
                 message=r.message,
                 detail="" if r.passed else f"actual: {_text(r.actual)}",
             )
-            for op_id, r in self.results
+            for op_id, a, r in self.results
         ]
         suites = [JUnitSuite(op, [c for c in cases if c.classname == op]) for op in operations]
         write_junit(

@@ -87,6 +87,10 @@ class CheckController(QObject):
         except WorkbenchError as exc:
             self.window.messages.show(f"Check this agent: {exc}", 10000)
             return
+        if options.history is None:
+            self.window.messages.show(
+                "History is not open: this check's exchanges are not recorded", 10000
+            )
         self.dock.show()
         self.dock.raise_()
         self.view.run(lambda: self.runner(options), agent=options.card_url)

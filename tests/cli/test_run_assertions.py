@@ -52,6 +52,7 @@ def test_the_bundled_scenario_runs_send_get_cancel_unattended(
     root = ET.parse(report).getroot()
     assert root.get("tests") == str(len(checks)) and root.get("failures") == "0"
     assert [s.get("name") for s in root] == ["ask", "get-task", "cancel-task"]
+    assert root.find("testsuite/testcase[@name='/result/id equals {{taskId}}']") is not None
 
 
 def test_a_failed_assertion_exits_1_and_is_a_junit_failure(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -163,7 +164,7 @@ def saved(**changes: Any) -> SavedRequest:
         name="n", version=ProtocolVersion.V1_0, binding=Binding.JSONRPC,
         endpoint="{{baseUrl}}/", method="SendMessage", body="{}",
     )  # fmt: skip
-    return SavedRequest(**{**base.__dict__, **changes}) if changes else base
+    return dataclasses.replace(base, **changes)
 
 
 def test_x_a2a_round_trip_and_shorthands() -> None:
@@ -224,3 +225,17 @@ def test_bad_x_a2a_is_a_clear_error(assertions: Any, captures: Any, where: str, 
         from_x_a2a(x, path="x")
     assert caught.value.path == where
     assert says in caught.value.message
+
+
+def test_a_kept_tab_keeps_its_assertions_and_captures() -> None:
+    from app.session import request_from_dict, request_to_dict
+
+    request = saved(
+        assertions=(
+            Assertion("/result/task/id", AssertionOp.MATCHES, "^t-"),
+            Assertion("durationMs", AssertionOp.LESS_THAN, 2000),
+        ),
+        captures=(("taskId", "/result/task/id"),),
+    )
+    data = json.loads(json.dumps(request_to_dict(request)))
+    assert request_from_dict(data) == request

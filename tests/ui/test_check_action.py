@@ -33,6 +33,7 @@ def test_check_this_agent_on_the_demo_agent_and_open_an_exchange(
         return run_check(dataclasses.replace(options, only=("card", "core", "errors")))
 
     window.check.runner = fewer_checks
+    wait_until(lambda: window.history.store is not None)  # opened on a thread at start-up
     window.new_a2a_tab(sdk_peer["jsonrpc_url"])
     action = window.findChild(QAction, "checkAgentAction")
     assert action is not None and action in window.menus.request.actions()
