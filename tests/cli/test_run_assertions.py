@@ -44,14 +44,17 @@ def test_the_bundled_scenario_runs_send_get_cancel_unattended(
     ]  # fmt: skip
     task_id = captured[0]["value"]
     requests = [r for r in records if r["event"] == "request"]
-    assert [task_id in json.dumps(r["body"]) for r in requests] == [False, True, True]
+    assert [task_id in json.dumps(r["body"]) for r in requests] == [False, False, True, True]
     checks = [r for r in records if r["event"] == "assertion"]
     assert all(r["passed"] for r in checks), checks
-    assert {r["operation"] for r in checks} == {"ask", "get-task", "cancel-task"}
+    assert {r["operation"] for r in checks} == {"stream", "ask", "get-task", "cancel-task"}
+    stream = [r for r in checks if r["operation"] == "stream"]
+    assert [(r["path"], r["actual"]) for r in stream][:1] == [("finalState", "completed")]
+    assert 0 < stream[1]["actual"] < 10  # itemCount
     assert checks[0].keys() >= {"operation", "path", "op", "expected", "actual", "passed"}
     root = ET.parse(report).getroot()
     assert root.get("tests") == str(len(checks)) and root.get("failures") == "0"
-    assert [s.get("name") for s in root] == ["ask", "get-task", "cancel-task"]
+    assert [s.get("name") for s in root] == ["stream", "ask", "get-task", "cancel-task"]
     assert root.find("testsuite/testcase[@name='/result/id equals {{taskId}}']") is not None
 
 

@@ -239,3 +239,21 @@ def test_a_kept_tab_keeps_its_assertions_and_captures() -> None:
     )
     data = json.loads(json.dumps(request_to_dict(request)))
     assert request_from_dict(data) == request
+
+
+def test_the_bundled_scenario_is_a_valid_openapi_document() -> None:
+    import yaml
+    from openapi_spec_validator import validate
+
+    from app.resources import resource_path
+    from app.spec.document import load
+
+    path = resource_path("examples/demo-scenario.a2a.yaml")
+    validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    doc = load(path)
+    assert doc.problems == []
+    operations = [op.request for op in doc.operations()]
+    assert [op.operation_id for op in operations] == ["stream", "ask", "get-task", "cancel-task"]
+    assert all(op.assertions for op in operations)
+    assert operations[1].captures == (("taskId", "/result/task/id"),
+                                      ("contextId", "/result/task/contextId"))  # fmt: skip

@@ -164,3 +164,23 @@ def test_assertions_are_saved_into_the_spec_and_reopen_intact(
     # A capture named what no {{variable}} can be is refused as typed.
     model = reopened.assertions_panel.captures_model
     assert not model.setData(model.index(0, 0), "context id")
+
+
+def test_stream_level_assertions_after_a_streamed_send(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = window.new_a2a_tab(sdk_peer["jsonrpc_url"])
+    tab.method_combo.setCurrentIndex(tab.method_combo.findData("SendStreamingMessage"))
+    type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "stream 3 10")
+    qtbot.mouseClick(find(tab, QPushButton, "generateBodyButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(find(tab, QPushButton, "replaceBodyButton"), Qt.MouseButton.LeftButton)
+    panel = tab.assertions_panel
+    panel.model.add_row("finalState", AssertionOp.EQUALS, "completed")
+    panel.model.add_row("itemCount", AssertionOp.LESS_THAN, "3")
+    panel.model.add_row("/result/statusUpdate/taskId", AssertionOp.EXISTS, "")
+    qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
+    wait_until(lambda: not tab.busy and panel.model.results()[0] is not None, timeout=20)
+    texts = result_texts(panel)
+    assert texts[0] == "✓ pass" and texts[2] == "✓ pass"
+    assert texts[1].startswith("✗ expected lessThan 3, got ")
+    assert find(panel, QLabel, "assertionsSummary").text() == "2 of 3 passed, 1 failed"
