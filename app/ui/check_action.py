@@ -9,6 +9,7 @@ Every exchange of the run is recorded in History, so each finding's exchanges op
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
@@ -64,6 +65,10 @@ class CheckController(QObject):
             raise WorkbenchError("Type the agent's endpoint or card URL in the tab first")
         if "{{" in url and tab.variables is not None:
             url = tab.variables.substitute(url, "the card URL")
+        if "://" not in url and not Path(url).is_file():  # a gRPC host:port names no card
+            raise WorkbenchError(
+                f"{url} is not a card URL: type the agent's card URL on the Agent Card page"
+            )
         request = tab.build_request()  # the credentials resolved as a send resolves them
         form = tab.form()
         return CheckOptions(

@@ -74,3 +74,16 @@ def test_check_this_agent_on_the_demo_agent_and_open_an_exchange(
     window.check.dock.raise_()
     qtbot.wait(50)
     window.grab().save(str(SHOTS / "assert-check-report-demo.png"))
+
+
+def test_a_tab_without_a_card_url_says_what_to_type(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    tab = window.new_a2a_tab("127.0.0.1:50051")  # a gRPC target
+    tab.card_panel.url_edit.clear()
+    window.check.check_current_tab()
+    assert window.statusBar().currentMessage() == (
+        "Check this agent: 127.0.0.1:50051 is not a card URL: type the agent's card URL on"
+        " the Agent Card page"
+    )
+    assert not window.check.view.running
