@@ -151,7 +151,7 @@ class EnvironmentController(QObject):
         """A resolver over the selected environment, the app's values, the environment
         variables, the keyring and the fallback file; its errors point at Environments."""
         where = f"environment {self.active}" if self.active else "choose or add one"
-        return envs.resolver_for(
+        resolver = envs.resolver_for(
             self.environments,
             self.active,
             values=self.captured,
@@ -159,6 +159,7 @@ class EnvironmentController(QObject):
             store=self.store,
             gui_hint=f"set it in Environments ({where})",
         )
+        return dataclasses.replace(resolver, values_source="a capture of an earlier request")
 
     def _changed(self) -> None:
         self.combo.set_environments((e.name for e in self.environments), self.active)

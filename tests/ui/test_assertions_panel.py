@@ -127,6 +127,8 @@ def test_assertions_show_pass_and_fail_after_a_send_and_captures_feed_later_requ
     get.body_editor.setPlainText(
         '{"jsonrpc": "2.0", "id": 5, "method": "GetTask", "params": {"id": "{{taskId}}"}}'
     )
+    assert get.variables is not None
+    assert get.variables.origin("taskId").source == "a capture of an earlier request"
     view = send_and_wait(qtbot, get, wait_until)
     assert f'"id": "{task_id}"' in view.pretty_view.toPlainText()
     assert "TASK_STATE_INPUT_REQUIRED" in view.pretty_view.toPlainText()
