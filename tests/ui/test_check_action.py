@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QTreeView
+from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
 
 from app.check.model import CheckEvent, CheckStatus, EndReason
 from app.check.runner import CheckOptions, run_check
@@ -87,3 +87,19 @@ def test_a_tab_without_a_card_url_says_what_to_type(
         " the Agent Card page"
     )
     assert not window.check.view.running
+
+
+def test_stop_cancels_a_real_run_and_leaves_nothing_running(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    window.new_a2a_tab(sdk_peer["jsonrpc_url"])
+    window.check.check_current_tab()
+    view = window.check.view
+    wait_until(lambda: len(view.model.results) >= 3, timeout=30)
+    stop = view.findChild(QPushButton, "checkStopButton")
+    qtbot.mouseClick(stop, Qt.MouseButton.LeftButton)
+    wait_until(lambda: view.ended is not None, timeout=10)
+    assert view.ended is not None and view.ended.reason is EndReason.CANCELLED
+    assert not view.running and not stop.isEnabled()
+    assert view.findChild(QLabel, "checkSummaryLabel").text().startswith("Stopped in ")
+    # The qloop fixture fails the test if any task of the run is still pending.
