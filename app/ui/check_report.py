@@ -2,7 +2,7 @@
 
 ``objectName`` ``checkReportView`` (in the dock ``checkReportDock``); inside:
 ``checkAgentLabel``, ``checkProgressBar``, ``checkCurrentLabel``, ``checkStopButton``,
-``checkRerunButton``, ``checkResultsTree``, ``checkSummaryLabel``.
+``checkRerunButton``, ``checkProblemsOnlyCheck``, ``checkResultsTree``, ``checkSummaryLabel``.
 
 The view consumes any stream of :data:`app.check.model.CheckEvent` (:meth:`run`) on the
 qasync loop, so the window stays responsive; *Stop* cancels the consuming task, which
@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDockWidget,
     QHBoxLayout,
     QHeaderView,
@@ -47,6 +48,7 @@ from app.ui.check_report_model import (
     SECTION,
     STATUS,
     CheckReportModel,
+    ProblemsFilter,
 )
 from app.ui.tasks import OwnedTask
 
@@ -98,11 +100,15 @@ class CheckReportView(QWidget):
         self.rerun_button = QPushButton("Run again")
         self.rerun_button.setObjectName("checkRerunButton")
         self.rerun_button.setEnabled(False)
+        self.problems_check = QCheckBox("Only failures and warnings")
+        self.problems_check.setObjectName("checkProblemsOnlyCheck")
 
         self.model = CheckReportModel(self)
+        self.shown = ProblemsFilter(self)  # what the tree shows: all, or the problems
+        self.shown.setSourceModel(self.model)
         self.tree = QTreeView()
         self.tree.setObjectName("checkResultsTree")
-        self.tree.setModel(self.model)
+        self.tree.setModel(self.shown)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -122,6 +128,7 @@ class CheckReportView(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.progress, 1)
         bar.addWidget(self.current_label, 2)
+        bar.addWidget(self.problems_check)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
@@ -132,6 +139,7 @@ class CheckReportView(QWidget):
         self.stop_button.clicked.connect(self.stop)
         self.rerun_button.clicked.connect(self._rerun)
         self.tree.activated.connect(self._on_activated)
+        self.problems_check.toggled.connect(self._on_problems_toggled)
 
     # --- running ---------------------------------------------------------------------
 
@@ -196,7 +204,8 @@ class CheckReportView(QWidget):
             self.current_label.setText(event.current)
         elif isinstance(event, CheckResult):
             item = self.model.add_result(event)
-            self.tree.expand(item.parent().index())  # results show; their exchanges fold
+            # Results show; their exchanges fold.
+            self.tree.expand(self.shown.mapFromSource(item.parent().index()))
 
     def _end(self, ended: CheckEnded) -> None:
         self.ended = ended
@@ -231,6 +240,10 @@ class CheckReportView(QWidget):
     def _rerun(self) -> None:
         if self._source is not None and not self.running:
             self.run(self._source)
+
+    def _on_problems_toggled(self, only: bool) -> None:
+        self.shown.set_only_problems(only)
+        self.tree.expandToDepth(0)
 
     def _on_activated(self, index: QModelIndex) -> None:
         entry_id = index.siblingAtColumn(CHECK).data(EXCHANGE_ROLE)

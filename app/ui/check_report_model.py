@@ -3,7 +3,7 @@ check result, and under it a row per exchange that shows it (:mod:`app.check.mod
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel
 
 from app.check.model import CheckArea, CheckResult, CheckStatus
@@ -121,3 +121,34 @@ class CheckReportModel(QStandardItemModel):
     def group_titles(self) -> list[str]:
         """The groups' titles, top to bottom (tests, the screenshot)."""
         return [self.item(r, CHECK).text() for r in range(self.rowCount())]
+
+
+PROBLEMS = (CheckStatus.FAIL, CheckStatus.WARN)
+
+
+class ProblemsFilter(QSortFilterProxyModel):
+    """The report, or only its failures and warnings (with their groups and exchanges)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._only_problems = False
+
+    def set_only_problems(self, only: bool) -> None:
+        self.beginFilterChange()
+        self._only_problems = only
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        if not self._only_problems:
+            return True
+        model = self.sourceModel()
+        index = model.index(row, CHECK, parent)
+        result = index.data(RESULT_ROLE)
+        if isinstance(result, CheckResult):
+            return result.status in PROBLEMS
+        if index.data(EXCHANGE_ROLE) is not None:
+            return True  # under a result shown
+        children = (
+            model.index(r, CHECK, index).data(RESULT_ROLE) for r in range(model.rowCount(index))
+        )
+        return any(isinstance(c, CheckResult) and c.status in PROBLEMS for c in children)

@@ -60,10 +60,10 @@ def test_check_this_agent_on_the_demo_agent_and_open_an_exchange(
     link = result_item.child(0, CHECK)
     entry_id = link.data(EXCHANGE_ROLE)
     tree = view.findChild(QTreeView, "checkResultsTree")
-    tree.expand(result_item.index())
-    tree.scrollTo(link.index())
+    tree.expand(view.shown.mapFromSource(result_item.index()))
+    tree.scrollTo(view.shown.mapFromSource(link.index()))
     qtbot.wait(20)
-    centre = tree.visualRect(link.index()).center()
+    centre = tree.visualRect(view.shown.mapFromSource(link.index())).center()
     qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=centre)
     qtbot.mouseDClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=centre)
     viewer = window.history_dock.panel.viewer

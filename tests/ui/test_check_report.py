@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QTreeView
+from PySide6.QtWidgets import QCheckBox, QLabel, QProgressBar, QPushButton, QTreeView
 
 from app.check.model import (
     CheckArea,
@@ -119,7 +119,7 @@ def test_results_are_grouped_by_area_in_order_with_status_colours(
     assert model.item(0, STATUS).foreground() == brushes().ok_text
     assert model.item(4, STATUS).foreground() == brushes().muted_text
     tree = child(view, QTreeView, "checkResultsTree")
-    assert tree.isExpanded(errors.index())  # a failure is shown open
+    assert tree.isExpanded(view.shown.mapFromSource(errors.index()))  # a failure is shown open
     assert [failed.child(r, CHECK).text() for r in range(failed.rowCount())] == [
         "exchange #7 — open in History", "exchange #8 — open in History",
     ]  # fmt: skip
@@ -175,17 +175,36 @@ def test_activating_an_exchange_asks_for_it_in_history(
     wait_until(lambda: view.ended is not None)
     tree = child(view, QTreeView, "checkResultsTree")
     failed = view.model.item(2, CHECK).child(0, CHECK)
-    tree.expand(failed.index())
+    tree.expand(view.shown.mapFromSource(failed.index()))
     link = failed.child(1, CHECK)
     assert link.data(EXCHANGE_ROLE) == 8
-    tree.scrollTo(link.index())
+    tree.scrollTo(view.shown.mapFromSource(link.index()))
     qtbot.wait(20)
-    rect = tree.visualRect(link.index())
+    rect = tree.visualRect(view.shown.mapFromSource(link.index()))
     qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     with qtbot.waitSignal(view.exchange_requested, timeout=2000) as opened:
         qtbot.mouseDClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert opened.args == [8]
-    tree.setCurrentIndex(failed.child(0, CHECK).index())
+    tree.setCurrentIndex(view.shown.mapFromSource(failed.child(0, CHECK).index()))
     with qtbot.waitSignal(view.exchange_requested, timeout=2000) as opened:
         qtbot.keyClick(tree, Qt.Key.Key_Return)
     assert opened.args == [7]
+
+
+def test_only_failures_and_warnings(
+    view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
+) -> None:
+    view.run(recorded(a_run()))
+    wait_until(lambda: view.ended is not None)
+    tree = child(view, QTreeView, "checkResultsTree")
+    shown = tree.model()
+    assert shown.rowCount() == 5
+    child(view, QCheckBox, "checkProblemsOnlyCheck").setChecked(True)
+    titles = [shown.index(r, CHECK).data() for r in range(shown.rowCount())]
+    assert titles == ["Errors (1 fail)", "Streaming (1 warn)"]
+    errors = shown.index(0, CHECK)
+    assert tree.isExpanded(errors)
+    failed = shown.index(0, CHECK, errors)
+    assert shown.rowCount(failed) == 2  # its exchanges stay
+    child(view, QCheckBox, "checkProblemsOnlyCheck").setChecked(False)
+    assert shown.rowCount() == 5
