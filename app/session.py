@@ -30,6 +30,7 @@ from app.errors import WorkbenchError
 from app.fileio import atomic_write, set_aside
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
+from app.spec.xa2a_assertions import assertions_from_x_a2a, captures_from_x_a2a, checks_to_x_a2a
 from app.spec.xa2a_network import network_from_x_a2a, network_to_x_a2a
 
 SCHEMA_VERSION = 1
@@ -186,6 +187,7 @@ def request_to_dict(saved: SavedRequest) -> dict[str, Any]:
         "extensions": list(saved.extensions),
         "timeout": saved.timeout,
         **({"network": network} if (network := network_to_x_a2a(saved.network)) else {}),
+        **checks_to_x_a2a(saved.assertions, saved.captures),
     }
 
 
@@ -219,6 +221,8 @@ def request_from_dict(data: Any) -> SavedRequest:
             extensions=tuple(str(e) for e in data.get("extensions") or ()),
             timeout=float(timeout) if isinstance(timeout, int | float) else None,
             network=network_from_x_a2a(data.get("network") or {}, "network", _network_error),
+            assertions=assertions_from_x_a2a(data, "tab", _network_error),
+            captures=captures_from_x_a2a(data, "tab", _network_error),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SessionError(f"a tab cannot be read: {exc!r}") from exc

@@ -16,6 +16,12 @@ def _card(argv: list[str]) -> int:
     return main(argv)
 
 
+def _check(argv: list[str]) -> int:
+    from app.commands.check import main
+
+    return main(argv)
+
+
 def _demo_agent(argv: list[str]) -> int:
     from app.demo.server import main
 
@@ -54,6 +60,7 @@ def _verify(argv: list[str]) -> int:
 
 SUMMARIES: dict[str, str] = {
     "card": "fetch or read an Agent Card and check its shape and interfaces",
+    "check": "check an agent against its card on every binding (pass/fail/warn/skip)",
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "history": "list, show and export the recorded exchanges",
     "replay": "serve a recorded fixture as a mock A2A agent on loopback",
@@ -65,6 +72,7 @@ SUMMARIES: dict[str, str] = {
 
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "card": _card,
+    "check": _check,
     "demo-agent": _demo_agent,
     "history": _history,
     "replay": _replay,

@@ -2,7 +2,7 @@
 
     a2a-workbench run SPEC [--operation ID]... [--env NAME] [--var NAME=VALUE]...
         [--output jsonl|pretty] [--reveal-secrets] [--deadline SECONDS] [--strict]
-        [--no-history]
+        [--no-history] [--junit FILE]
 
 Operations are sent one after another in file order, or in the order of ``--operation``.
 ``{{variables}}`` resolve from ``--var``, then the named environment ``--env NAME`` of the
@@ -19,6 +19,12 @@ variable, a scoped secret such as ``{{token.HOST-PORT}}`` used for another host 
 auth/headers/query — that operation sends nothing). With several operations the most
 serious status wins. ``--deadline`` bounds each exchange; ``--strict`` turns a success with
 findings of error severity into status 2 (as ``send``).
+
+Each operation's ``x-a2a.assertions`` are evaluated after it (``assertion`` records; a
+failed one makes the status at least 1; ``--junit FILE`` writes one test case per
+assertion) and its ``x-a2a.captures`` become ``{{variables}}`` of the operations after it
+(``capture`` records; a captured value wins over ``--var`` and the environment), so a saved
+send → get → cancel sequence runs unattended (:mod:`app.commands.run_checks`).
 """
 
 from __future__ import annotations
@@ -36,7 +42,16 @@ from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, override
 from app.commands.oauth import with_token
-from app.commands.output import EXIT_STATUS, Printer, for_terminal, pretty
+from app.commands.output import (
+    EXIT_OK,
+    EXIT_RPC,
+    EXIT_STATUS,
+    EXIT_USAGE,
+    Printer,
+    for_terminal,
+    pretty,
+)
+from app.commands.run_checks import RunChecks, pretty_check
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
@@ -44,6 +59,7 @@ from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.network import NetworkOptions
 from app.protocol.oauth import OAuthError, TokenCache
 from app.spec import environments
+from app.spec.assertions import Observed
 from app.spec.document import SavedOperation, SpecDocument, SpecError, load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import Resolver, SecretStore, parse_var, secrets_path
@@ -80,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
     )
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
+    p.add_argument(
+        "--junit", metavar="FILE", help="write the assertions' results as JUnit XML to FILE"
+    )
     add_exchange_options(p)
     add_network_options(p)
     return p
@@ -105,7 +124,7 @@ def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
     text = (
         json.dumps(record, ensure_ascii=False, allow_nan=False)
         if fmt == "jsonl"
-        else pretty(record)
+        else pretty_check(record) or pretty(record)
     )
     out.write(for_terminal(text, out) + "\n")
     out.flush()
@@ -123,13 +142,17 @@ async def run_operations(
     findings: list[int] | None = None,
     network: Callable[[NetworkOptions], NetworkOptions] | None = None,
     usage_hint: str = "",
+    checks: RunChecks | None = None,
 ) -> Outcome:
     """Send each operation and print its events; returns the most serious outcome.
 
     ``deadline`` bounds each exchange; the count of error findings printed is appended to
     ``findings`` (one entry per operation sent) when given. ``network`` adjusts each saved
     request's TLS and proxy settings (the command line's options on top). An operation that
-    cannot be built (a ``usage`` record) is also said on stderr, with ``usage_hint``."""
+    cannot be built (a ``usage`` record) is also said on stderr, with ``usage_hint``.
+    ``checks`` collects the assertions' results and the captured variables (a fresh one
+    when not given); captured values resolve the later operations' ``{{variables}}``."""
+    checks = checks if checks is not None else RunChecks(reveal_secrets=reveal_secrets)
     worst = Outcome.OK
     tokens = TokenCache()  # one token per (token URL, client, scopes) for the whole run
     for op in operations:
@@ -138,6 +161,8 @@ async def run_operations(
             title = (f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
                      f"{op.request.version.value})")  # fmt: skip
             out.write(for_terminal(title, out) + "\n")
+        if checks.captured:
+            resolver = dataclasses.replace(resolver, values={**resolver.values, **checks.captured})
         try:
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
@@ -156,6 +181,7 @@ async def run_operations(
             secret_query=sendable.secret_query,
         )
         outcome = Outcome.TRANSPORT_ERROR
+        observed = Observed()
         request = sendable.request
         if network is not None:  # before the token: the CA bundle and proxy reach it too
             request = dataclasses.replace(request, network=network(request.network))
@@ -183,8 +209,11 @@ async def run_operations(
         ):
             for record in printer.records(event):
                 _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
+            observed.feed(event)
             if isinstance(event, ExchangeEnd):
                 outcome = event.outcome
+        for record in checks.after(op.request, observed, resolver):
+            _write(out, fmt, record)
         worst = worst.worse(outcome)  # the exit status reports the worst
         if findings is not None:
             findings.append(printer.error_findings)
@@ -242,6 +271,7 @@ def main(argv: list[str]) -> int:
     except UsageError as exc:  # CliUsageError, or a bad --var
         return usage_exit(str(exc), [{"event": "error", "kind": "usage", "message": str(exc)}])
     findings: list[int] = []
+    checks = RunChecks(reveal_secrets=args.reveal_secrets)
     try:
         outcome = asyncio.run(
             run_operations(
@@ -254,8 +284,16 @@ def main(argv: list[str]) -> int:
                 findings=findings,
                 network=lambda saved: override(saved, args),
                 usage_hint=_environments_hint(doc, args.env),
+                checks=checks,
             )
         )
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
-    return strict_status(EXIT_STATUS[outcome], sum(findings), args.strict)
+    if args.junit:
+        try:
+            checks.write_junit(Path(args.junit), [op.request.operation_id for op in operations])
+        except OSError as exc:
+            print(f"run: cannot write the JUnit report {args.junit}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    status = strict_status(EXIT_STATUS[outcome], sum(findings), args.strict)
+    return EXIT_RPC if checks.failed and status == EXIT_OK else status

@@ -86,9 +86,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="the context id for --text templates (ListTasks; a send method's next turn)",
     )
     p.add_argument(
-        "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
-    )
-    p.add_argument(
         "--file",
         action="append",
         default=[],
@@ -108,6 +105,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reveal-secrets", action="store_true", help="print credential headers unmasked"
     )
+    add_credential_options(p)
+    p.add_argument(
+        "--force", action="store_true", help="send a body even if its shape does not fit"
+    )
+    p.add_argument("--no-history", action="store_true", help="do not record this exchange")
+    add_network_options(p)
+    return p
+
+
+def add_credential_options(p: argparse.ArgumentParser) -> None:
+    """``--header``, the credential flags (``--bearer``, ``--basic``, ``--api-key``,
+    ``--oauth2`` …) and ``--extension``, shared by ``send`` and ``check``."""
+    p.add_argument(
+        "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
+    )
     auth = p.add_mutually_exclusive_group()
     auth.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN")
     auth.add_argument("--basic", metavar="USER:PASS", help="send HTTP Basic credentials")
@@ -124,12 +136,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URI",
         help="activate an extension (A2A-Extensions; repeatable)",
     )
-    p.add_argument(
-        "--force", action="store_true", help="send a body even if its shape does not fit"
-    )
-    p.add_argument("--no-history", action="store_true", help="do not record this exchange")
-    add_network_options(p)
-    return p
 
 
 def add_exchange_options(p: argparse.ArgumentParser) -> None:

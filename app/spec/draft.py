@@ -17,6 +17,7 @@ from app.protocol.auth import AuthConfig, AuthKind, apply_auth
 from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.assertions import Assertion
 from app.spec.labels import follow
 from app.spec.requests import auth_to_saved, to_a2a_request
 from app.spec.save import same_file
@@ -39,6 +40,8 @@ class Form:
     extensions: tuple[str, ...] = ()
     auth: AuthConfig = field(default_factory=AuthConfig)
     tls: TlsSettings = field(default_factory=TlsSettings)
+    assertions: tuple[Assertion, ...] = ()
+    captures: tuple[tuple[str, str], ...] = ()
 
     def key(self) -> tuple[object, ...]:
         """Everything the user can change, for comparing with the clean state."""
@@ -49,6 +52,7 @@ class Form:
             self.headers, self.extensions, auth.kind,
             "" if auth.kind is AuthKind.OAUTH2 else auth.token, auth.username,
             auth.password, auth.key_name, auth.key_value, auth.key_location, self.tls, auth.oauth,
+            self.assertions, self.captures,
         )  # fmt: skip
 
 
@@ -171,6 +175,8 @@ class RequestDraft:
             network=SavedNetwork(
                 replace(form.tls, key_password=""), base.network.proxy if base else None
             ),
+            assertions=form.assertions,
+            captures=form.captures,
         )
 
     def build_request(self, form: Form) -> A2ARequest:

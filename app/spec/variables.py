@@ -250,6 +250,8 @@ class Resolver:
     environment_secrets: frozenset[str] = frozenset()
     defaults: Mapping[str, str] = field(default_factory=dict)
     gui_hint: str = ""
+    values_source: str = "--var"
+    """Where :attr:`values` come from, as :meth:`origin` says it (the GUI: captures)."""
     _cache: dict[str, str | None] = field(default_factory=dict)
 
     def lookup(self, name: str) -> str | None:
@@ -263,7 +265,7 @@ class Resolver:
     def origin(self, name: str) -> Origin:
         """The value of ``name`` and where it came from."""
         if name in self.values:
-            return Origin(self.values[name], "--var")
+            return Origin(self.values[name], self.values_source)
         where = f"environment {self.environment}"
         secret = name in self.environment_secrets
         if name in self.environment_values:

@@ -15,6 +15,8 @@ An A2A operation in an OpenAPI 3.2 document is marked ``x-protocol: a2a`` and ca
       tls: {caCert: ca.pem}          # optional; proxy: {url: ...} (app/spec/xa2a_network.py)
       extensions: [https://example.com/ext/v1]   # optional A2A-Extensions
       timeout: 30                    # optional, seconds
+      assertions: [...]              # optional checks of the response; captures: {var: path}
+                                     # (app/spec/xa2a_assertions.py)
       requestSchema: {...}           # JSON Schema of `example` (generated)
       responseSchema: {...}          # JSON Schema of a response / one stream item
       example: {...}                 # the JSON-RPC envelope, or the REST/gRPC request object
@@ -36,6 +38,8 @@ from urllib.parse import unquote_plus, urlsplit
 from app.errors import WorkbenchError
 from app.protocol.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec.assertions import Assertion
+from app.spec.xa2a_assertions import assertions_from_x_a2a, captures_from_x_a2a, checks_to_x_a2a
 from app.spec.xa2a_auth import SECRET_AUTH_FIELDS, AuthShapeError, auth_from_x, auth_to_x
 from app.spec.xa2a_auth import SavedAuth as SavedAuth  # re-exported: the file's auth form
 from app.spec.xa2a_auth import json_kind as _kind
@@ -92,6 +96,9 @@ class SavedRequest:
     extensions: tuple[str, ...] = ()
     timeout: float | None = None
     network: SavedNetwork = field(default_factory=SavedNetwork)  # x-a2a tls, proxy
+    assertions: tuple[Assertion, ...] = ()
+    captures: tuple[tuple[str, str], ...] = ()
+    """``(variable, path)``: values of the response kept for the requests after it."""
 
     @property
     def streaming(self) -> bool:
@@ -356,6 +363,7 @@ def to_x_a2a(
         out["extensions"] = list(saved.extensions)
     if saved.timeout is not None:
         out["timeout"] = saved.timeout
+    out |= checks_to_x_a2a(saved.assertions, saved.captures)
     if request_schema is not None:
         out["requestSchema"] = request_schema
     if response_schema is not None:
@@ -370,7 +378,8 @@ def to_x_a2a(
 OWNED_KEYS = frozenset(
     {
         "version", "binding", "endpoint", "agentCardUrl", "method", "tenant", "headers",
-        "query", "auth", "tls", "proxy", "extensions", "timeout", "requestSchema", "responseSchema",
+        "query", "auth", "tls", "proxy", "extensions", "timeout", "assertions", "captures",
+        "requestSchema", "responseSchema",
         "example", "exampleText", "agentCard",
     }
 )  # fmt: skip
@@ -537,6 +546,8 @@ def from_x_a2a(
         extensions=tuple(extensions_raw),
         timeout=float(timeout) if timeout is not None else None,
         network=network_from_x_a2a(x, path, XA2AError),
+        assertions=assertions_from_x_a2a(x, path, XA2AError),
+        captures=captures_from_x_a2a(x, path, XA2AError),
     )
 
 

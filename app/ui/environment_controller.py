@@ -83,6 +83,9 @@ class EnvironmentController(QObject):
         self.environments: list[Environment] = []
         self.active = ""
         self.demo_values: dict[str, str] = {}
+        self.captured: dict[str, str] = {}
+        """Values the requests' ``x-a2a.captures`` took this session; they win over the
+        environment, for every request sent after them."""
         self.offer_variables = True
         self.ask_use_variable: Asker = self._ask_with_dialog
         self.dialog: EnvironmentsDialog | None = None
@@ -148,13 +151,15 @@ class EnvironmentController(QObject):
         """A resolver over the selected environment, the app's values, the environment
         variables, the keyring and the fallback file; its errors point at Environments."""
         where = f"environment {self.active}" if self.active else "choose or add one"
-        return envs.resolver_for(
+        resolver = envs.resolver_for(
             self.environments,
             self.active,
+            values=self.captured,
             defaults=self.defaults,
             store=self.store,
             gui_hint=f"set it in Environments ({where})",
         )
+        return dataclasses.replace(resolver, values_source="a capture of an earlier request")
 
     def _changed(self) -> None:
         self.combo.set_environments((e.name for e in self.environments), self.active)
@@ -163,9 +168,16 @@ class EnvironmentController(QObject):
             tab.refresh_card_url()
         self.changed.emit()
 
+    def _on_captured(self, values: dict[str, str]) -> None:
+        self.captured.update(values)
+        for tab in self.host.request_tabs():
+            tab.variables = self.resolver()
+        self.changed.emit()
+
     def watch(self, tab: RequestTab) -> None:
         """Resolve ``tab``'s variables with the selected environment and mark its endpoint."""
         tab.variables = self.resolver()
+        tab.captured.connect(self._on_captured)
         marks = VariableMarks(tab.endpoint_edit, lambda: tab.variables)
         self.changed.connect(marks.refresh)  # Qt disconnects it when the tab goes
 

@@ -263,6 +263,26 @@ class HistoryPanel(QWidget):
 
         self._loading.start(load())
 
+    def open_entry(self, entry_id: int) -> None:
+        """Show entry ``entry_id`` in the viewer, whatever the filter shows (a check
+        report's exchange link); what was recorded last is stored first."""
+        store = self.model.store
+        if store is None:
+            self._host.messages.show("History is not available: nothing was recorded", 8000)
+            return
+
+        async def load() -> None:
+            await asyncio.to_thread(store.flush, 5.0)
+            entry = await asyncio.to_thread(store.entry, entry_id)
+            if entry is None:
+                self._host.messages.show(f"History has no entry #{entry_id}", 8000)
+                return
+            events = await asyncio.to_thread(store.events, entry_id)
+            self.viewer.show()
+            self.viewer.show_exchange(entry, events)
+
+        self._loading.start(load())
+
     def open_as_request(self) -> RequestTab | None:
         """A new request tab restored from the selected entry's saved form."""
         ids = self.selected_ids()

@@ -84,6 +84,9 @@ class MainWindow(QMainWindow):
         self.menus.view.addAction(self.tab_actions.next_action)
         self.menus.view.addAction(self.tab_actions.previous_action)
         self._setup_history()
+        from app.ui.check_action import CheckController
+
+        self.check = CheckController(self)  # Request → Check this agent…, its report dock
         self.menus.complete()  # shortcuts, every dock in View, Quit last
         self.desktop.complete_setup()
         self.desktop.restore_layout()
@@ -272,6 +275,8 @@ class MainWindow(QMainWindow):
         if hasattr(self, "spec"):
             await self.spec.shutdown()
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
+        if hasattr(self, "check"):
+            await self.check.shutdown()
         if hasattr(self, "history"):
             await self.history_dock.panel.shutdown()
             await self.history.close()

@@ -25,6 +25,7 @@ from app.protocol.request import DEFAULT_TIMEOUT_S
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.draft import Form, first_text
 from app.spec.xa2a import MAX_TIMEOUT_S, SavedRequest
+from app.ui.assertions_panel import AssertionsPanel
 from app.ui.auth_panel import AuthPanel
 from app.ui.extensions_panel import ExtensionsPanel
 from app.ui.headers_panel import HeadersPanel
@@ -155,6 +156,8 @@ class RequestForm(QWidget):
         self.editor_tabs.addTab(self.tls_panel, "TLS")
         self.tls_panel.mark_tab(self.editor_tabs)
         self.editor_tabs.addTab(self.extensions_panel, "Extensions")
+        self.assertions_panel = AssertionsPanel()  # results: app/ui/assertions_wiring.py
+        self.editor_tabs.addTab(self.assertions_panel, "Assertions")
         self.result_tabs = QTabWidget()
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.response_view, "Response")
@@ -218,6 +221,8 @@ class RequestForm(QWidget):
             extensions=tuple(self.extensions_panel.selected()),
             auth=self.auth_panel.config(),
             tls=self.tls_panel.settings(),
+            assertions=self.assertions_panel.assertions(),
+            captures=self.assertions_panel.captures(),
         )
 
     def show_saved(self, saved: SavedRequest) -> None:
@@ -240,3 +245,4 @@ class RequestForm(QWidget):
         self.auth_panel.show_saved(saved.auth)
         self.tls_panel.show_settings(saved.network.tls)
         self.extensions_panel.set_ticked(saved.extensions)
+        self.assertions_panel.show_saved(saved.assertions, saved.captures)

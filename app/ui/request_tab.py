@@ -36,6 +36,7 @@ from app.spec.draft import RequestDraft
 from app.spec.validate import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
+from app.ui.assertions_wiring import install_assertions
 from app.ui.binding_help import BindingHelp
 from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
@@ -61,11 +62,13 @@ class RequestTab(RequestForm):
         title_changed: the tab's title changed (arg: new title).
         exchange_finished: an exchange ended (arg: the ExchangeEnd event).
         edited: any part of the request changed (no args; the session autosave listens).
+        captured: the request's captures took values (arg: ``{variable: value}``).
     """
 
     title_changed = Signal(str)
     exchange_finished = Signal(object)
     edited = Signal()
+    captured = Signal(object)
 
     def __init__(
         self,
@@ -99,6 +102,7 @@ class RequestTab(RequestForm):
         )
         self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
         self.attachments_panel, self.artifacts_view = install_files(self)
+        install_assertions(self)
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
@@ -135,6 +139,7 @@ class RequestTab(RequestForm):
             self.extensions_panel.model.dataChanged,
             self.extensions_panel.model.rowsInserted,
             self.extensions_panel.model.rowsRemoved,
+            self.assertions_panel.changed,
         ):
             signal.connect(self._update_dirty)
         # After the presenter: a binding mismatch error is shown before the card hint joins it.

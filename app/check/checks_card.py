@@ -1,0 +1,107 @@
+"""Card checks: the validator's findings, each interface answering in its binding and
+version, and version negotiation (``A2A-Version``)."""
+
+from __future__ import annotations
+
+from app.check.context import CheckContext, message_of, task_of
+from app.check.model import CheckArea
+from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped, warned
+from app.check.target import VERSION_NOT_SUPPORTED, Target, expected_form, matches
+from app.protocol.card.shape import CardProblem, Severity
+from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
+from app.protocol.types import A2A_VERSION_HEADER, Binding
+
+UNSUPPORTED_VERSION = "99.0"
+"""An ``A2A-Version`` no agent speaks (a major version far ahead)."""
+
+
+def _problem_line(problem: CardProblem) -> str:
+    where = problem.path or "(card)"
+    return f"{problem.severity.value}: {where}: {problem.message}"
+
+
+async def card_valid(ctx: CheckContext, target: Target | None) -> Verdict:
+    problems: tuple[CardProblem, ...] = ctx.extras.get("problems", ())
+    errors = [p for p in problems if p.severity is Severity.ERROR]
+    warnings = [p for p in problems if p.severity is Severity.WARNING]
+    lines = "\n".join(_problem_line(p) for p in problems)
+    if errors:
+        return failed(f"{len(errors)} validation error(s):\n{lines}")
+    if warnings:
+        return warned(f"{len(warnings)} validation warning(s):\n{lines}")
+    return passed(lines or "no problems")
+
+
+async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    call = await ctx.first_send(target)
+    if call.unreachable:
+        return failed(f"no answer at {target.url}: {call.describe()}")
+    if not call.ok:
+        return failed(
+            f"the {target.binding.value} {target.version.value} {ctx_method(target)} "
+            f"was not answered with a result: {call.describe()}"
+        )
+    return passed(f"answered {ctx_method(target)} over {target.binding.value}")
+
+
+def ctx_method(target: Target) -> str:
+    return method_for_role(target.version, MethodRole.SEND).name
+
+
+async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    if not target.v1:
+        return skipped("0.3 has no A2A-Version header to negotiate")
+    call = await ctx.role_call(
+        target,
+        MethodRole.SEND,
+        TemplateContext(text=ctx.message_text),
+        headers=((A2A_VERSION_HEADER, UNSUPPORTED_VERSION),),
+    )
+    error = call.rpc_error
+    want = expected_form(target.binding, VERSION_NOT_SUPPORTED)
+    if error is not None and matches(target.binding, VERSION_NOT_SUPPORTED, error, call.body):
+        return passed(f"A2A-Version {UNSUPPORTED_VERSION} refused with {want}")
+    served = task_of(call.value) is not None or message_of(call.value) is not None
+    if call.ok and served and target.binding is Binding.GRPC:
+        # The Python SDK's gRPC server ignores a2a-version metadata (docs/CHECKS.md).
+        return warned(
+            f"a2a-version {UNSUPPORTED_VERSION} was served as if supported; the spec asks "
+            f"for {want}"
+        )
+    if call.ok:
+        return failed(f"A2A-Version {UNSUPPORTED_VERSION} was served; expected {want}")
+    return failed(f"expected {want}, got {call.describe()}")
+
+
+CHECKS = (
+    CheckSpec(
+        "card.valid",
+        CheckArea.CARD,
+        "the Agent Card passes validation",
+        "A2A 1.0 §4.4.1, §8",
+        "A2A 0.3 §5.5",
+        card_valid,
+        Scope.CARD,
+        tck="Agent Card mandatory fields",
+    ),
+    CheckSpec(
+        "card.interface-answers",
+        CheckArea.CARD,
+        "the interface answers at its URL in its binding and version",
+        "A2A 1.0 §8.3, §5.3",
+        "A2A 0.3 §5.6",
+        interface_answers,
+        tck="Agent Card / transport",
+    ),
+    CheckSpec(
+        "card.version-unsupported",
+        CheckArea.CARD,
+        "an unsupported A2A-Version gets VersionNotSupported",
+        "A2A 1.0 §3.6.2",
+        "",
+        version_unsupported,
+        tck="Protocol violations",
+    ),
+)

@@ -1,0 +1,307 @@
+"""Run every check against one agent: read its card, exercise each interface, yield records.
+
+    async for event in run_check(CheckOptions(card_url)):
+        ...
+
+The stream is :mod:`app.check.model`'s: one ``CheckStarted``, ``CheckProgress`` before each
+check, a ``CheckResult`` per check and interface, and one final ``CheckEnded``. Every call
+is bounded by ``call_timeout_s``; the whole run by ``budget_s`` (the checks left when it
+runs out are skipped, the end reason is ``budget``). The checks run one after another in
+the consumer's task: closing the stream or cancelling that task stops the run at once and
+leaves nothing running. The agent is ``unreachable`` when its card cannot be read or no
+interface answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.check.calls import CallSettings, HistorySink
+from app.check.context import BudgetExhausted, CheckContext
+from app.check.model import (
+    CheckArea,
+    CheckEnded,
+    CheckEvent,
+    CheckProgress,
+    CheckResult,
+    CheckStarted,
+    CheckStatus,
+    EndReason,
+)
+from app.check.registry import CARD_AVAILABLE, CHECKS, INTERFACE_ANSWERS
+from app.check.spec import CheckSpec, Scope, Verdict, skipped
+from app.check.target import Target
+from app.errors import UsageError
+from app.protocol.auth import AuthConfig
+from app.protocol.card.fetch import fetch_card
+from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
+from app.protocol.card.view import CardView
+from app.protocol.clock import Clock
+from app.protocol.network import NetworkOptions
+from app.protocol.types import Binding, ProtocolVersion
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What to check and how (the ``check`` command's flags, the GUI's dialog)."""
+
+    card_url: str
+    """The card's URL (a base URL gets ``/.well-known/agent-card.json``) or a local file."""
+    interface: int | None = None
+    """Index into the card's interfaces; None checks every interface."""
+    auth: AuthConfig = field(default_factory=AuthConfig.none)
+    headers: tuple[tuple[str, str], ...] = ()
+    network: NetworkOptions = field(default_factory=NetworkOptions)
+    call_timeout_s: float = 10.0
+    budget_s: float = 120.0
+    history: HistorySink | None = None
+    """Record every exchange here; results then carry the history entry ids."""
+    extensions: tuple[str, ...] = ()
+    """Extensions to activate on every call; those the card requires are added."""
+    message_text: str = "hello"
+    """The text of a plain send."""
+    task_text: str = "stream 2 10"
+    """The text of a send that should create a task (the demo and test peers' command)."""
+    only: tuple[str, ...] = ()
+    """Run only checks whose id starts with one of these (empty: all)."""
+
+
+@dataclass(frozen=True)
+class _Planned:
+    spec: CheckSpec
+    target: Target | None
+
+    @property
+    def interface(self) -> str:
+        if self.target is None:
+            return ""
+        if self.spec.scope is Scope.VERSION:
+            return f"A2A {self.target.version.value}: every binding"
+        return self.target.label
+
+
+async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
+    """Check the agent ``options.card_url`` describes (module docstring).
+
+    Raises:
+        UsageError: ``options.interface`` is not an index of the card's interfaces.
+    """
+    clock = Clock()
+    counts: dict[CheckStatus, int] = dict.fromkeys(CheckStatus, 0)
+
+    def result(item: CheckResult) -> CheckResult:
+        counts[item.status] += 1
+        return item
+
+    reading = await _read(options)
+    findings = examine(reading)
+    view = findings.view
+    if view is None or not isinstance(reading.card, dict):
+        yield CheckStarted(options.card_url, "", (), 1)
+        yield result(_unavailable(reading, options.card_url))
+        yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
+        return
+    targets, unspeakable = _targets(view, options.interface)
+    ctx = CheckContext(
+        card=reading.card,
+        view=view,
+        targets=targets,
+        settings=CallSettings(
+            options.auth,
+            options.headers,
+            options.network,
+            options.call_timeout_s,
+            options.history,
+            _extensions(view, options.extensions),
+        ),
+        budget_s=options.budget_s,
+        message_text=options.message_text,
+        task_text=options.task_text,
+        clock=clock,
+    )
+    ctx.extras["problems"] = findings.problems
+    plan = _plan(targets, options.only)
+    labels = tuple(t.label for t in targets)
+    yield CheckStarted(options.card_url, view.name, labels, len(plan) + 1 + len(unspeakable))
+    yield result(_available(options.card_url))
+    for label in unspeakable:
+        yield result(_not_spoken(label))
+    reason = EndReason.COMPLETED
+    message = ""
+    answered: list[bool] = []
+    for done, planned in enumerate(plan):
+        yield CheckProgress(done, len(plan), planned.spec.title)
+        if reason is EndReason.BUDGET:
+            verdict = skipped(f"the run's budget of {options.budget_s:g} s ran out")
+        else:
+            verdict = await _run_one(ctx, planned)
+            if ctx.remaining() <= 0 and verdict.status is CheckStatus.SKIP:
+                reason = EndReason.BUDGET
+                message = f"the budget of {options.budget_s:g} s ran out"
+        yield result(_result(ctx, planned, verdict))
+        if planned.spec.check_id == INTERFACE_ANSWERS:
+            answered.append(verdict.status is CheckStatus.PASS or not _unreached(verdict))
+            if len(answered) == len(targets) and not any(answered):
+                yield CheckEnded(
+                    EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "no interface answered"
+                )
+                return
+    if not targets:
+        reason, message = EndReason.UNREACHABLE, "the card lists no interface this app speaks"
+    await _flush(options.history)
+    yield CheckEnded(reason, counts, clock.now() * 1000.0, message)
+
+
+_NO_ANSWER = "no answer at "
+
+
+def _unreached(verdict: Verdict) -> bool:
+    return verdict.detail.startswith(_NO_ANSWER)
+
+
+async def _run_one(ctx: CheckContext, planned: _Planned) -> Verdict:
+    ctx.begin(planned.spec.check_id)
+    left = ctx.remaining()
+    if left <= 0:
+        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out")
+    try:
+        async with asyncio.timeout(left):
+            return await planned.spec.rule(ctx, planned.target)
+    except (BudgetExhausted, TimeoutError):
+        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out during this check")
+    except Exception as exc:  # a rule's own bug must not end the run or hide the others
+        log.exception("check %s failed", planned.spec.check_id)
+        return Verdict(CheckStatus.WARN, f"the check could not run: {type(exc).__name__}: {exc}")
+
+
+def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResult:
+    spec = planned.spec
+    version = planned.target.version if planned.target is not None else None
+    return CheckResult(
+        check_id=spec.check_id,
+        area=spec.area,
+        title=spec.title,
+        status=verdict.status,
+        section=spec.section(version),
+        detail=verdict.detail,
+        interface=planned.interface,
+        exchanges=ctx.exchanges(),
+    )
+
+
+def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
+    plan: list[_Planned] = []
+    for spec in CHECKS:
+        if only and spec.check_id != INTERFACE_ANSWERS and not spec.check_id.startswith(only):
+            continue
+        if spec.scope is Scope.CARD:
+            plan.append(_Planned(spec, None))
+        elif spec.scope is Scope.INTERFACE:
+            plan += [_Planned(spec, t) for t in targets]
+        else:
+            firsts = {t.version: t for t in reversed(targets)}
+            plan += [_Planned(spec, firsts[v]) for v in ProtocolVersion if v in firsts]
+    return plan
+
+
+def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], list[str]]:
+    interfaces = list(enumerate(view.interfaces))
+    if index is not None:
+        if not 0 <= index < len(interfaces):
+            raise UsageError(
+                f"--interface {index}: the card lists {len(interfaces)} interface(s) (0-based)"
+            )
+        interfaces = [interfaces[index]]
+    targets: list[Target] = []
+    unspeakable: list[str] = []
+    for i, iface in interfaces:
+        if not iface.speakable or iface.major_minor is None:
+            unspeakable.append(f"{iface.binding} {iface.protocol_version} {iface.url}")
+            continue
+        targets.append(
+            Target(
+                i,
+                iface.url,
+                Binding(iface.binding),
+                ProtocolVersion(iface.major_minor),
+                iface.tenant,
+            )
+        )
+    return tuple(targets), unspeakable
+
+
+def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
+    # A required extension left out would refuse every call (extensions.required judges that).
+    required = [e.uri for e in view.capabilities.extensions if e.required and e.uri]
+    return tuple(dict.fromkeys((*given, *required)))
+
+
+async def _read(options: CheckOptions) -> CardRead:
+    path = Path(options.card_url)
+    if "://" not in options.card_url and path.is_file():
+        return await asyncio.to_thread(read_card, path)
+    # A 1.0 client asks for the 1.0 card: some servers shape it by A2A-Version.
+    fetched = await fetch_card(
+        options.card_url,
+        a2a_version="1.0",
+        timeout=options.call_timeout_s,
+        network=options.network,
+    )
+    if fetched.status == 404 and fetched.legacy_hint:
+        legacy = await fetch_card(
+            fetched.legacy_hint,
+            a2a_version="1.0",
+            timeout=options.call_timeout_s,
+            network=options.network,
+        )
+        if legacy.status is not None and legacy.status != 404:
+            fetched = legacy
+    return read_card(fetched)
+
+
+_AVAILABLE_TITLE = "the Agent Card can be read"
+_AVAILABLE_SECTION = "A2A 1.0 §8.2"
+
+
+def _available(source: str) -> CheckResult:
+    return CheckResult(
+        CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.PASS, _AVAILABLE_SECTION,
+        f"read from {source}",
+    )  # fmt: skip
+
+
+def _unavailable(reading: CardRead, source: str) -> CheckResult:
+    if reading.outcome is ReadOutcome.FAILED:
+        why = reading.error or "nothing arrived"
+    elif reading.outcome is ReadOutcome.CARD:
+        why = "the document is not a JSON object"
+    else:
+        status = reading.fetch.status if reading.fetch is not None else None
+        why = f"{reading.outcome.value} (HTTP {status})"
+    return CheckResult(
+        CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.FAIL, _AVAILABLE_SECTION,
+        f"{source}: {why}",
+    )  # fmt: skip
+
+
+def _not_spoken(label: str) -> CheckResult:
+    return CheckResult(
+        INTERFACE_ANSWERS,
+        CheckArea.CARD,
+        "the interface answers at its URL in its binding and version",
+        CheckStatus.SKIP,
+        "A2A 1.0 §8.3",
+        "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC",
+        label,
+    )
+
+
+async def _flush(history: HistorySink | None) -> None:
+    if history is not None:
+        await asyncio.to_thread(history.flush, 10.0)

@@ -1,0 +1,69 @@
+"""How a check is declared: an id, an area, a title, the spec sections, and a rule.
+
+A rule gets the run's :class:`~app.check.context.CheckContext` and one interface (or None
+for card-wide checks) and returns a :class:`Verdict`. The runner turns it into a
+:class:`~app.check.model.CheckResult` with the exchanges the rule cited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from app.check.context import CheckContext
+from app.check.model import CheckArea, CheckStatus
+from app.check.target import Target
+from app.protocol.types import ProtocolVersion
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: CheckStatus
+    detail: str = ""
+
+
+def passed(detail: str = "") -> Verdict:
+    return Verdict(CheckStatus.PASS, detail)
+
+
+def failed(detail: str) -> Verdict:
+    return Verdict(CheckStatus.FAIL, detail)
+
+
+def warned(detail: str) -> Verdict:
+    return Verdict(CheckStatus.WARN, detail)
+
+
+def skipped(detail: str) -> Verdict:
+    return Verdict(CheckStatus.SKIP, detail)
+
+
+class Scope(Enum):
+    CARD = "card"
+    """Once per run (``interface`` is ``""``)."""
+    INTERFACE = "interface"
+    """Once per interface checked."""
+    VERSION = "version"
+    """Once per protocol version among the interfaces (parity, push)."""
+
+
+Rule = Callable[[CheckContext, Target | None], Awaitable[Verdict]]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    check_id: str
+    area: CheckArea
+    title: str
+    section_v1: str
+    section_v03: str
+    rule: Rule
+    scope: Scope = Scope.INTERFACE
+    tck: str = ""
+    """The a2a-tck category it covers (docs/CHECKS.md)."""
+
+    def section(self, version: ProtocolVersion | None) -> str:
+        if version is ProtocolVersion.V0_3:
+            return self.section_v03 or self.section_v1
+        return self.section_v1 or self.section_v03

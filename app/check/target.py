@@ -1,0 +1,172 @@
+"""The interfaces a check exercises, and the A2A errors it expects in each binding's form.
+
+One :class:`Target` per Agent Card interface the app can speak (``supportedInterfaces`` of a
+1.0 card; ``url`` + ``additionalInterfaces`` of a 0.3 one). An expected error is judged in
+the form its binding carries it (docs/PROTOCOL.md §8.3): the JSON-RPC code, the HTTP status
+(with the ErrorInfo ``reason`` where the server sends one) or the gRPC status code name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from app.protocol.events import ExchangeError
+from app.protocol.types import Binding, ProtocolVersion
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One interface of the card, as the check speaks to it."""
+
+    index: int
+    """Its position in the card's interface list (``--interface N``)."""
+    url: str
+    binding: Binding
+    version: ProtocolVersion
+    tenant: str = ""
+
+    @property
+    def label(self) -> str:
+        """``"JSONRPC 1.0 http://127.0.0.1:8000/"``: how results name the interface."""
+        return f"{self.binding.value} {self.version.value} {self.url}"
+
+    @property
+    def v1(self) -> bool:
+        return self.version is ProtocolVersion.V1_0
+
+
+@dataclass(frozen=True, slots=True)
+class A2AErrorForm:
+    """How one A2A error looks in each binding (docs/PROTOCOL.md §8.3)."""
+
+    name: str
+    jsonrpc: int
+    http: int
+    grpc: str
+    reason: str
+
+
+def _form(name: str, jsonrpc: int, http: int, grpc: str, reason: str) -> A2AErrorForm:
+    return A2AErrorForm(name, jsonrpc, http, grpc, reason)
+
+
+TASK_NOT_FOUND = _form("TaskNotFoundError", -32001, 404, "NOT_FOUND", "TASK_NOT_FOUND")
+TASK_NOT_CANCELABLE = _form(
+    "TaskNotCancelableError", -32002, 400, "FAILED_PRECONDITION", "TASK_NOT_CANCELABLE"
+)
+UNSUPPORTED_OPERATION = _form(
+    "UnsupportedOperationError", -32004, 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION"
+)
+EXTENSION_REQUIRED = _form(
+    "ExtensionSupportRequiredError",
+    -32008,
+    400,
+    "FAILED_PRECONDITION",
+    "EXTENSION_SUPPORT_REQUIRED",
+)
+VERSION_NOT_SUPPORTED = _form(
+    "VersionNotSupportedError", -32009, 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED"
+)
+INVALID_PARAMS = _form("invalid params", -32602, 400, "INVALID_ARGUMENT", "INVALID_PARAMS")
+METHOD_NOT_FOUND = _form("method not found", -32601, 404, "NOT_FOUND", "METHOD_NOT_FOUND")
+PARSE_ERROR = _form("parse error", -32700, 400, "INVALID_ARGUMENT", "PARSE_ERROR")
+INVALID_REQUEST = _form("invalid request", -32600, 400, "INVALID_ARGUMENT", "INVALID_REQUEST")
+
+ALL_FORMS = (
+    TASK_NOT_FOUND,
+    TASK_NOT_CANCELABLE,
+    _form(
+        "PushNotificationNotSupportedError",
+        -32003,
+        400,
+        "FAILED_PRECONDITION",
+        "PUSH_NOTIFICATION_NOT_SUPPORTED",
+    ),
+    UNSUPPORTED_OPERATION,
+    _form(
+        "ContentTypeNotSupportedError",
+        -32005,
+        400,
+        "INVALID_ARGUMENT",
+        "CONTENT_TYPE_NOT_SUPPORTED",
+    ),
+    _form("InvalidAgentResponseError", -32006, 500, "INTERNAL", "INVALID_AGENT_RESPONSE"),
+    _form(
+        "ExtendedAgentCardNotConfiguredError",
+        -32007,
+        400,
+        "FAILED_PRECONDITION",
+        "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+    ),
+    EXTENSION_REQUIRED,
+    VERSION_NOT_SUPPORTED,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    _form("internal error", -32603, 500, "INTERNAL", "INTERNAL_ERROR"),
+)
+
+_REASON = re.compile(r"reason=([A-Z0-9_]+)")
+# 0.3 gRPC servers send no rich status: the message reads "<ErrorClassName>: <message>".
+_CLASS_PREFIX = re.compile(r"^([A-Za-z]+Error):")
+
+
+def error_reason(error: ExchangeError, body: Any = None) -> str:
+    """The ErrorInfo ``reason`` the error carries (REST body, gRPC rich status), or ``""``."""
+    for line in error.details:
+        match = _REASON.search(line)
+        if match:
+            return match.group(1)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        for detail in body["error"].get("details") or ():
+            if isinstance(detail, dict) and isinstance(detail.get("reason"), str):
+                return str(detail["reason"])
+    return ""
+
+
+def matches(binding: Binding, form: A2AErrorForm, error: ExchangeError, body: Any = None) -> bool:
+    """Whether ``error`` is ``form`` as ``binding`` carries it.
+
+    HTTP and gRPC share status codes among several errors: where the server names the
+    error (ErrorInfo ``reason``, a 0.3 gRPC class-name prefix) the name must match too.
+    """
+    if binding is Binding.JSONRPC:
+        return error.code == form.jsonrpc
+    reason = error_reason(error, body)
+    if reason and reason != form.reason:
+        return False
+    if binding is Binding.HTTP_JSON:
+        return error.code == form.http
+    if not reason and form.name.endswith("Error"):
+        prefix = _CLASS_PREFIX.match(error.message)
+        if prefix and prefix.group(1) != form.name:
+            return False
+    return error.code == form.grpc
+
+
+def expected_form(binding: Binding, form: A2AErrorForm) -> str:
+    """``"-32001"``, ``"HTTP 404"`` or ``"gRPC NOT_FOUND"``: what the rule asks for."""
+    if binding is Binding.JSONRPC:
+        return f"JSON-RPC {form.jsonrpc} ({form.name})"
+    if binding is Binding.HTTP_JSON:
+        return f"HTTP {form.http} ({form.reason})"
+    return f"gRPC {form.grpc} ({form.reason})"
+
+
+def classify(binding: Binding, error: ExchangeError, body: Any = None) -> str:
+    """The A2A error ``error`` is, by name, for comparing bindings; the raw code when
+    ambiguous or unknown (``"HTTP 400"``)."""
+    found = [form.name for form in ALL_FORMS if matches(binding, form, error, body)]
+    prefix = _CLASS_PREFIX.match(error.message)
+    if len(found) > 1 and prefix and prefix.group(1) in found:
+        return prefix.group(1)
+    if len(found) == 1:
+        return found[0]
+    if binding is Binding.JSONRPC:
+        return f"JSON-RPC {error.code}"
+    if binding is Binding.HTTP_JSON:
+        return f"HTTP {error.code}"
+    return f"gRPC {error.code}"

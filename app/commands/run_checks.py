@@ -1,0 +1,101 @@
+"""``run``'s assertions and captures: the records it prints and the JUnit report it writes.
+
+After each operation its ``x-a2a.assertions`` are evaluated over what came back
+(:mod:`app.spec.assertions`): one ``assertion`` record each, and its ``x-a2a.captures``
+become variables of the requests after it (one ``capture`` record each).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
+from app.spec.assertions import Assertion, AssertionResult, Observed, capture, evaluate
+from app.spec.variables import Resolver
+from app.spec.xa2a import SavedRequest, is_sensitive_name
+
+MASK = "***"
+
+
+@dataclass
+class RunChecks:
+    """The assertion results and captured variables of one ``run``, operation by operation."""
+
+    reveal_secrets: bool = False
+    results: list[tuple[str, Assertion, AssertionResult]] = field(default_factory=list)
+    """(operationId, the assertion as written, its result with the values resolved)."""
+    captured: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> int:
+        """How many assertions failed."""
+        return sum(not r.passed for _, _, r in self.results)
+
+    def after(
+        self, saved: SavedRequest, observed: Observed, resolver: Resolver
+    ) -> list[dict[str, Any]]:
+        """Evaluate ``saved``'s assertions (``{{variables}}`` in their values resolved by
+        ``resolver``) and captures; the records to print."""
+        op_id = saved.operation_id
+
+        def substitute(text: str) -> str:
+            return resolver.substitute(text, f"{op_id}: x-a2a.assertions")
+
+        records: list[dict[str, Any]] = []
+        results = evaluate(saved.assertions, observed, substitute)
+        for written, result in zip(saved.assertions, results, strict=True):
+            self.results.append((op_id, written, result))
+            records.append({"event": "assertion", **result.record(op_id)})
+        values, problems = capture(saved.captures, observed)
+        for name, path in saved.captures:
+            record: dict[str, Any] = {"event": "capture", "operation": op_id,
+                                      "variable": name, "path": path}  # fmt: skip
+            if name in values:
+                hidden = is_sensitive_name(name) and not self.reveal_secrets
+                record |= {"captured": True, "value": MASK if hidden else values[name]}
+            else:
+                record |= {"captured": False, "message": next(
+                    (p for p in problems if p.startswith(f"capture {name}:")), "")}  # fmt: skip
+            records.append(record)
+        self.captured |= values
+        return records
+
+    def write_junit(self, path: Path, operations: list[str]) -> None:
+        """One test case per assertion, grouped by operation (its ``classname``)."""
+        cases = [
+            JUnitCase(
+                classname=op_id,
+                # As written ({{variables}} unresolved): the same case in every run.
+                name=f"{a.path} {a.op.value} {_text(a.value)}",
+                status=CaseStatus.PASSED if r.passed else CaseStatus.FAILED,
+                message=r.message,
+                detail="" if r.passed else f"actual: {_text(r.actual)}",
+            )
+            for op_id, a, r in self.results
+        ]
+        suites = [JUnitSuite(op, [c for c in cases if c.classname == op]) for op in operations]
+        write_junit(
+            path, [s for s in suites if s.cases] or [JUnitSuite("run")], "a2a-workbench run"
+        )
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def pretty_check(record: dict[str, Any]) -> str | None:
+    """The pretty line of an ``assertion`` or ``capture`` record (None for other records)."""
+    if record.get("event") == "assertion":
+        mark = "✓" if record["passed"] else "✗"
+        line = f"{mark} assert {record['path']} {record['op']} {_text(record['expected'])}"
+        if not record["passed"]:
+            line += f"  — {record['message']}"
+        return line
+    if record.get("event") == "capture":
+        if record["captured"]:
+            return f"⇢ {{{{{record['variable']}}}}} = {record['value']}  ({record['path']})"
+        return f"⇢ {{{{{record['variable']}}}}} not captured: {record['message']}"
+    return None

@@ -1,0 +1,378 @@
+"""A webhook on loopback that A2A push notifications are delivered to, for the client to read.
+
+An agent delivers push notifications by POSTing to the URL of a push config (1.0 §4.3.3:
+the body is a ``StreamResponse`` — ``{"task"}``, ``{"statusUpdate"}``, ``{"artifactUpdate"}``
+or ``{"message"}``; the Python SDK sends that envelope for 0.3 registrations too, the JS SDK a
+bare 0.3 ``Task``: docs/PEERS.md Q15), with the config's token in
+``X-A2A-Notification-Token`` and its ``authentication`` as an ``Authorization`` header.
+
+:class:`PushReceiver` is a small Starlette app served by uvicorn inside the caller's event
+loop (the GUI's qasync loop, the CLI's asyncio loop). It records every request it gets as
+a :class:`PushDelivery`, whatever the path or body: a misdirected or malformed delivery is
+what a debugger wants to see. Bodies over :data:`MAX_BODY_BYTES` are refused with 413.
+
+Tokens are secrets: :meth:`PushDelivery.as_record` (what the CLI prints, what views show)
+masks them in the headers and wherever the body echoes one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import socket
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from app.protocol.events import NOT_JSON, Headers
+from app.protocol.secrets import mask_headers, redact_bytes, redact_json
+from app.protocol.stream_items import ItemKind, classify_json
+
+log = logging.getLogger(__name__)
+
+TOKEN_HEADER = "X-A2A-Notification-Token"
+"""Where an agent puts a push config's ``token`` (1.0 §4.3.3; the same header in 0.3)."""
+
+PUSH_PATH = "/push"
+MAX_BODY_BYTES = 1024 * 1024
+"""A delivery body bigger than this is answered 413 and recorded without its body."""
+
+# Every verb is recorded: an agent that PUTs its notifications is worth seeing too.
+_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+LOOPBACK_NOTE = "Loopback only: an agent on another machine cannot reach 127.0.0.1"
+
+Listener = Callable[["PushDelivery"], None]
+
+
+@dataclass(frozen=True)
+class PushDelivery:
+    """One request the receiver got.
+
+    Attributes:
+        seq: 1 for the first delivery of this receiver, then 2, …
+        received_at: wall-clock time (``time.time()``) it arrived.
+        method, path: the HTTP verb and the path (with its query string, if any).
+        headers: as received (names lower-case, as ASGI gives them); secrets in clear:
+            show :meth:`masked_headers`.
+        body: the bytes received (empty when over :data:`MAX_BODY_BYTES`).
+        body_json: the parsed body, or :data:`app.protocol.events.NOT_JSON`.
+        token: the ``X-A2A-Notification-Token`` received, None without one.
+        token_ok: whether ``token`` is one the receiver issued (:meth:`PushReceiver.new_token`);
+            False for a missing or unknown token once any was issued; None when the receiver
+            issued none and none came (nothing to check).
+        scheme: the authentication scheme word of the ``Authorization`` header
+            (``Bearer``, ``Basic``), ``""`` without one.
+        task_id: the task the body is about (Task, StreamResponse or status/artifact
+            update, 1.0 and 0.3 shapes), None when it names none.
+        too_large: the body was refused (413) for its size.
+    """
+
+    seq: int
+    received_at: float
+    method: str
+    path: str
+    headers: Headers
+    body: bytes
+    body_json: Any
+    token: str | None
+    token_ok: bool | None
+    scheme: str
+    task_id: str | None
+    too_large: bool = False
+
+    def __repr__(self) -> str:
+        # Logs and tracebacks show deliveries: never with the token or credentials.
+        return (
+            f"PushDelivery(seq={self.seq}, {self.method} {self.path!r}, "
+            f"headers={self.masked_headers()!r}, token_ok={self.token_ok}, "
+            f"scheme={self.scheme!r}, task_id={self.task_id!r}, bytes={len(self.body)})"
+        )
+
+    @property
+    def kind(self) -> str:
+        """What the body is (``task``, ``status-update``, ``artifact-update``, ``message``),
+        ``""`` when it is not a recognised A2A object."""
+        if self.body_json is NOT_JSON:
+            return ""
+        info = classify_json(self.body_json)
+        return "" if info.kind is ItemKind.ERROR else info.kind.value
+
+    def masked_headers(self) -> Headers:
+        """:attr:`headers` with credential values masked (the token, ``Authorization``)."""
+        return mask_headers(self.headers)
+
+    def _secrets(self) -> tuple[str, ...]:
+        values = [self.token or ""]
+        for name, value in self.headers:
+            if name.lower() == "authorization":
+                values += [value, value.partition(" ")[2]]
+        return tuple(sorted({v for v in values if len(v) >= 4}, key=len, reverse=True))
+
+    def masked_body(self) -> tuple[bytes, Any]:
+        """:attr:`body` and :attr:`body_json` with any echo of the token or credentials masked."""
+        found = self._secrets()
+        if not found:
+            return self.body, self.body_json
+        parsed = self.body_json
+        if parsed is not NOT_JSON:
+            parsed = redact_json(parsed, found)
+        return redact_bytes(self.body, found), parsed
+
+    def as_record(self) -> dict[str, Any]:
+        """This delivery as the CLI's ``delivery`` jsonl record (secrets masked).
+
+        ``body`` is the parsed JSON when the body is JSON, else the text received.
+        """
+        raw, parsed = self.masked_body()
+        return {
+            "type": "delivery",
+            "seq": self.seq,
+            "receivedAt": self.received_at,
+            "method": self.method,
+            "path": self.path,
+            "headers": [list(pair) for pair in self.masked_headers()],
+            "body": raw.decode("utf-8", "replace") if parsed is NOT_JSON else parsed,
+            "token_ok": self.token_ok,
+            "scheme": self.scheme,
+            "task_id": self.task_id,
+            **({"tooLarge": True} if self.too_large else {}),
+        }
+
+    def summary(self) -> str:
+        """One line: what arrived, for whom, and the token check."""
+        what = self.kind or ("not JSON" if self.body_json is NOT_JSON else "unrecognised JSON")
+        if self.too_large:
+            what = f"body over {MAX_BODY_BYTES // 1024} KiB refused"
+        check = {True: "token ok", False: "token wrong or missing", None: "no token"}
+        auth = f" · {self.scheme} auth" if self.scheme else ""
+        return f"{self.method} {self.path}: {what} · {check[self.token_ok]}{auth}"
+
+
+class PushReceiver:
+    """The loopback webhook. ``async with PushReceiver() as receiver:`` or start/stop.
+
+    Attributes:
+        url: where agents deliver (``http://127.0.0.1:PORT/push``); empty until started.
+        deliveries: every request received, oldest first.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.host = host
+        self.port = port
+        self.url = ""
+        self.deliveries: list[PushDelivery] = []
+        self._tokens: set[str] = set()
+        self._listeners: list[Listener] = []
+        self._changed = asyncio.Event()
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # --- lifecycle ---------------------------------------------------------------
+
+    async def __aenter__(self) -> PushReceiver:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def running(self) -> bool:
+        """The receiver listens."""
+        return self._server is not None
+
+    async def start(self) -> None:
+        """Bind the port and serve in the running loop; returns once it listens.
+
+        Raises:
+            OSError: the port cannot be bound.
+        """
+        if self._server is not None:
+            return
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.create_server((self.host, self.port), family=family, backlog=64)
+        self.port = sock.getsockname()[1]
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        self.url = f"http://{host}:{self.port}{PUSH_PATH}"
+        config = uvicorn.Config(
+            self._app(),
+            log_level="warning",
+            access_log=False,  # the access log would print paths; deliveries are the log
+            log_config=None,
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        server = _QuietServer(config)
+        self._server = server
+        self._task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if self._task.done():
+                self._server = None
+                sock.close()
+                error = self._task.exception()
+                raise OSError(f"the push receiver did not start: {error!r}")
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """Stop listening (open connections get a second to finish)."""
+        server, task = self._server, self._task
+        self._server = self._task = None
+        if server is None or task is None:
+            return
+        server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    # --- tokens and deliveries -------------------------------------------------------
+
+    def new_token(self) -> str:
+        """A fresh random token, accepted from now on (put it in a push config's ``token``)."""
+        token = secrets.token_urlsafe(24)
+        self._tokens.add(token)
+        return token
+
+    def add_listener(self, callback: Listener) -> Callable[[], None]:
+        """Call ``callback`` with each delivery as it arrives; returns the remover."""
+        self._listeners.append(callback)
+
+        def remove() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(callback)
+
+        return remove
+
+    async def wait_for(
+        self, predicate: Callable[[PushDelivery], bool], timeout: float
+    ) -> PushDelivery | None:
+        """The first delivery (received already or within ``timeout`` s) that satisfies
+        ``predicate``; None when none does in time."""
+        checked = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for delivery in self.deliveries[checked:]:
+                if predicate(delivery):
+                    return delivery
+            checked = len(self.deliveries)
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await self._changed.wait()
+
+    def _token_ok(self, token: str | None) -> bool | None:
+        if not self._tokens:
+            return None if token is None else False
+        if token is None:
+            return False
+        given = token.encode()
+        # Compared in constant time: the token authenticates the agent to us.
+        return any(hmac.compare_digest(given, known.encode()) for known in self._tokens)
+
+    def _record(self, request: Request, body: bytes, too_large: bool) -> PushDelivery:
+        headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw)
+        token = request.headers.get(TOKEN_HEADER)
+        authorization = request.headers.get("authorization", "")
+        scheme = authorization.partition(" ")[0] if authorization.strip() else ""
+        parsed = _parse(body)
+        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        delivery = PushDelivery(
+            seq=len(self.deliveries) + 1,
+            received_at=time.time(),
+            method=request.method,
+            path=path,
+            headers=headers,
+            body=body,
+            body_json=parsed,
+            token=token,
+            token_ok=self._token_ok(token),
+            scheme=scheme,
+            task_id=_task_id(parsed),
+            too_large=too_large,
+        )
+        self.deliveries.append(delivery)
+        self._changed.set()
+        for callback in list(self._listeners):
+            try:
+                callback(delivery)
+            except Exception:  # a listener's bug must not fail the agent's delivery
+                log.exception("push delivery listener failed")
+        return delivery
+
+    # --- the ASGI app ---------------------------------------------------------------
+
+    def _app(self) -> Starlette:
+        async def receive(request: Request) -> Response:
+            if request.method in ("GET", "HEAD"):
+                # Lets a person (or a curl) check the URL is reachable; not a delivery.
+                return PlainTextResponse("A2A Workbench push receiver: POST deliveries here\n")
+            try:
+                body, too_large = await _read_bounded(request)
+            except ClientDisconnect:
+                return Response(status_code=400)
+            delivery = self._record(request, body, too_large)
+            if too_large:
+                return PlainTextResponse("body too large", status_code=413)
+            return JSONResponse({"received": delivery.seq})
+
+        return Starlette(routes=[Route("/{path:path}", receive, methods=_METHODS)])
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn without its signal capture: the app (GUI, CLI) owns SIGINT and SIGTERM."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+async def _read_bounded(request: Request) -> tuple[bytes, bool]:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return b"", True
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return b"", True
+        chunks.append(chunk)
+    return b"".join(chunks), False
+
+
+def _parse(body: bytes) -> Any:
+    if not body:
+        return NOT_JSON
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return NOT_JSON
+
+
+def _task_id(value: Any) -> str | None:
+    """The task a delivery body concerns: ``id`` of a Task, ``taskId`` of an update or a
+    message, in a StreamResponse envelope, a JSON-RPC result or bare (1.0 and 0.3)."""
+    if value is NOT_JSON or not isinstance(value, dict):
+        return None
+    info = classify_json(value)
+    return info.task_id or None
