@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import theme
+
 FORMATS = {"YAML": ".yaml", "JSON": ".json"}
 
 
@@ -81,7 +83,7 @@ class ExportFixtureDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.error_label = QLabel("")
         self.error_label.setObjectName("fixtureErrorLabel")
-        self.error_label.setStyleSheet("color: #c62828")
+        theme.style(self.error_label, "text-error")
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
