@@ -119,6 +119,10 @@ export function loadSigner(file, jwksUrl) {
   const kid = jwk.kid || thumbprint(jwk);
   const publicJwk = crypto.createPublicKey(privateKey).export({ format: 'jwk' });
   const jwks = { keys: [{ ...publicJwk, kid, alg, use: 'sig' }] };
-  const signer = generateAgentCardSignature(privateKey, { alg, kid, typ: 'JOSE', jku: jwksUrl });
+  const sign = generateAgentCardSignature(privateKey, { alg, kid, typ: 'JOSE', jku: jwksUrl });
+  // The SDK hands its signer the in-memory card, whose oneof fields (the security scheme)
+  // its canonicalization cannot read, so the signature would not cover them. Signing the
+  // card's JSON form covers the card exactly as it is served.
+  const signer = async (card) => ({ ...card, signatures: (await sign(AgentCard.toJSON(card))).signatures });
   return { signer, jwks, alg, kid };
 }

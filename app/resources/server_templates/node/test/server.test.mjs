@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import * as grpc from '@grpc/grpc-js';
-import { AgentCard, SendMessageRequest, verifyAgentCardSignature } from '@a2a-js/sdk';
+import { SendMessageRequest, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 
 import { tokenProblem } from '../src/config.mjs';
@@ -200,7 +200,7 @@ describe('start-up checks', () => {
       assert.equal(jwks.keys[0].kid, 'test-key');
       assert.equal(jwks.keys[0].d, undefined);
       const verify = verifyAgentCardSignature(async () => crypto.createPublicKey({ key: jwks.keys[0], format: 'jwk' }));
-      await verify(AgentCard.fromJSON(card));
+      await verify(card); // the JSON card: what a client receives
     } finally {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
