@@ -8,23 +8,32 @@ from pathlib import Path
 from app.errors import UsageError
 from app.fileio import atomic_write
 
-__all__ = ["OutputDirError", "prepare_dir", "write_files"]
+__all__ = ["OutputDirError", "check_dir", "prepare_dir", "write_files"]
 
 
 class OutputDirError(UsageError):
     """The output directory cannot take the project (CLI exit 3); the message says why."""
 
 
-def prepare_dir(out: Path, *, force: bool) -> None:
-    """Creates ``out`` when missing; refuses a file, or a non-empty directory unless ``force``.
+def check_dir(out: Path, *, force: bool) -> None:
+    """Refuses a file, or a non-empty directory unless ``force`` (before any work is done).
 
     Raises:
-        OutputDirError: see above, or the directory cannot be created.
+        OutputDirError: see above.
     """
     if out.exists() and not out.is_dir():
         raise OutputDirError(f"{out} exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not force:
         raise OutputDirError(f"{out} is not empty; choose another directory or use --force")
+
+
+def prepare_dir(out: Path, *, force: bool) -> None:
+    """Creates ``out`` when missing, after :func:`check_dir`.
+
+    Raises:
+        OutputDirError: see :func:`check_dir`, or the directory cannot be created.
+    """
+    check_dir(out, force=force)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
