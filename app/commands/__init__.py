@@ -34,6 +34,12 @@ def _run(argv: list[str]) -> int:
     return main(argv)
 
 
+def _generate_server(argv: list[str]) -> int:
+    from app.commands.generate_server import main
+
+    return main(argv)
+
+
 def _history(argv: list[str]) -> int:
     from app.commands.history import main
 
@@ -49,6 +55,7 @@ def _verify(argv: list[str]) -> int:
 SUMMARIES: dict[str, str] = {
     "card": "fetch or read an Agent Card and check its shape and interfaces",
     "demo-agent": "run the bundled A2A demo agent on loopback",
+    "generate-server": "write a runnable A2A server project (Python or Node) from a card",
     "history": "list, show and export the recorded exchanges",
     "run": "send the requests saved in an OpenAPI 3.2 document",
     "send": "send one A2A request, printed as JSON lines",
@@ -59,6 +66,7 @@ SUMMARIES: dict[str, str] = {
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "card": _card,
     "demo-agent": _demo_agent,
+    "generate-server": _generate_server,
     "history": _history,
     "run": _run,
     "send": _send,
