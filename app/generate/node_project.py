@@ -16,8 +16,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from app.fileio import atomic_write
 from app.generate.model import ServerPlan
+from app.generate.output import prepare_dir, write_files
 from app.protocol.types import Binding
 
 __all__ = ["TEMPLATE_FILES", "rendered_files", "write_project"]
@@ -40,9 +40,6 @@ TEMPLATE_FILES: dict[str, str] = {
 """Template file (under the node templates folder) -> its path in the project."""
 
 _TEMPLATES = "server_templates/node"
-# The host lands inside a JavaScript string and a shell-friendly README: plain host
-# names and IP literals only.
-_HOST = re.compile(r"[A-Za-z0-9.\-:\[\]]+")
 _BINDING_NAMES = {
     Binding.JSONRPC: "JSON-RPC",
     Binding.HTTP_JSON: "HTTP+JSON (REST)",
@@ -69,13 +66,13 @@ def _package_json(plan: ServerPlan) -> str:
 
 
 def _placeholders(plan: ServerPlan) -> dict[str, str]:
-    if not _HOST.fullmatch(plan.host):
-        raise ValueError(f"the host {plan.host!r} is not a host name or IP address")
     names = [_BINDING_NAMES[b] for b in _BINDING_NAMES if b in plan.bindings]
     bindings = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
     one_line = " ".join(str(plan.card.get("description") or "").split())
     return {
-        "__DEFAULT_HOST__": plan.host,
+        # In JavaScript as a string literal (JSON's is one); elsewhere as plain text.
+        "'__DEFAULT_HOST__'": json.dumps(plan.host),
+        "__DEFAULT_HOST__": "".join(plan.host.split()),
         "__DEFAULT_PORT__": str(plan.port),
         "__DEFAULT_GRPC_PORT__": str(plan.grpc_port),
         "__AGENT_NAME__": " ".join(str(plan.card.get("name") or "A2A agent").split()),
@@ -88,13 +85,6 @@ def _render(text: str, values: dict[str, str]) -> str:
     for token, value in values.items():
         text = text.replace(token, value)
     return text
-
-
-def _refuse_non_empty(out: Path, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(f"{out} exists and is not a folder")
-    if not force and out.is_dir() and any(out.iterdir()):
-        raise FileExistsError(f"{out} is not empty; choose an empty folder or overwrite (force)")
 
 
 def rendered_files(plan: ServerPlan) -> dict[str, str]:
@@ -121,17 +111,11 @@ def write_project(plan: ServerPlan, out: Path, *, force: bool = False) -> list[P
         The files written, in a stable order.
 
     Raises:
-        FileExistsError: ``out`` is not empty and ``force`` is false.
-        NotADirectoryError: ``out`` is a file.
-        ValueError: the plan cannot be rendered (no binding, an unusable host).
+        OutputDirError: ``out`` is a file, is not empty (without ``force``) or cannot be
+            written.
+        ValueError: the plan serves no binding.
     """
     out = Path(out)
-    _refuse_non_empty(out, force)
     rendered = rendered_files(plan)
-    written: list[Path] = []
-    for relative, text in sorted(rendered.items()):
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, text, mode=0o755 if relative == "src/main.mjs" else 0o644)
-        written.append(path)
-    return written
+    prepare_dir(out, force=force)
+    return write_files(out, dict(sorted(rendered.items())))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 import re
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import pytest
 
 from app.generate.model import ALL_BINDINGS
 from app.generate.node_project import TEMPLATE_FILES, rendered_files, write_project
+from app.generate.output import OutputDirError
 from app.protocol.types import Binding
 from tests.generate.plans import demo_plan
 
@@ -32,12 +33,11 @@ def test_writes_the_project_with_the_card_and_pinned_versions(tmp_path: Path) ->
     # Exact versions only: a generated project installs the same way every time.
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in package["dependencies"].values())
     config = (project / "src" / "config.mjs").read_text()
-    assert "HOST: '0.0.0.0'" in config and "PORT: '8123'" in config
+    assert 'HOST: "0.0.0.0"' in config and "PORT: '8123'" in config
     assert "GRPC_PORT: '50123'" in config
     assert "PORT=8123" in (project / ".env.example").read_text()
     readme = (project / "README.md").read_text()
     assert "# Demo agent" in readme and "npm start" in readme and "npm install" in readme
-    assert os.stat(project / "src" / "main.mjs").st_mode & 0o111
 
 
 def test_no_placeholder_and_no_internal_name_is_left() -> None:
@@ -50,7 +50,7 @@ def test_no_placeholder_and_no_internal_name_is_left() -> None:
 
 def test_refuses_a_non_empty_folder_unless_forced(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
-    with pytest.raises(FileExistsError, match="not empty"):
+    with pytest.raises(OutputDirError, match="not empty"):
         write_project(demo_plan(), tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
     write_project(demo_plan(), tmp_path, force=True)
@@ -58,14 +58,18 @@ def test_refuses_a_non_empty_folder_unless_forced(tmp_path: Path) -> None:
     assert (tmp_path / "package.json").is_file()
 
 
-def test_refuses_a_file_and_an_unusable_host(tmp_path: Path) -> None:
+def test_refuses_a_file(tmp_path: Path) -> None:
     target = tmp_path / "file"
     target.write_text("x")
-    with pytest.raises(NotADirectoryError):
+    with pytest.raises(OutputDirError, match="not a directory"):
         write_project(demo_plan(), target)
-    with pytest.raises(ValueError, match="host"):
-        write_project(demo_plan(host="evil'; rm -rf /"), tmp_path / "out")
-    assert not (tmp_path / "out").exists()
+    assert target.read_text() == "x"
+
+
+def test_an_odd_host_stays_a_javascript_string() -> None:
+    plan = dataclasses.replace(demo_plan(), host="h'); process.exit(1); ('")
+    config = rendered_files(plan)["src/config.mjs"]
+    assert """HOST: "h'); process.exit(1); ('",""" in config
 
 
 @pytest.mark.parametrize(
