@@ -29,24 +29,11 @@ from app.generate.model import Language
 from app.generate.output import OutputDirError, check_dir
 from app.generate.plan import plan_from_card
 from app.generate.source import CardUnreachable, SourceError, load_source
-from app.generate.write import GeneratorMissing, write
+from app.generate.write import GeneratorMissing, start_commands, write
 from app.protocol.types import Binding
 
 PROG = "a2a-workbench generate-server"
 EXIT_UNREACHABLE = 2
-_START = {
-    Language.PYTHON: (
-        "pip install -e .",
-        'A2A_TOKEN="<32+ random characters>" python -m agent_server',
-    ),
-    Language.NODE: ("npm install", 'A2A_TOKEN="<32+ random characters>" npm start'),
-}
-
-
-def start_commands(language: Language, out: Path) -> tuple[str, str]:
-    """The install and the start command of a generated project in ``out``."""
-    install, start = _START[language]
-    return f"cd {out} && {install}", start
 
 
 def _bindings(values: list[str]) -> frozenset[Binding]:

@@ -24,7 +24,6 @@ __all__ = [
     "PACKAGE",
     "TEST_DEPENDENCIES",
     "render",
-    "start_command",
     "write_project",
 ]
 
@@ -138,11 +137,6 @@ def render(plan: ServerPlan) -> dict[str, str]:
         files[target] = string.Template(node.read_text(encoding="utf-8")).substitute(chosen)
     files[f"{PACKAGE}/card.json"] = json.dumps(plan.card, indent=2, ensure_ascii=False) + "\n"
     return files
-
-
-def start_command() -> str:
-    """How the README starts the project (for the CLI's and the dialog's summary)."""
-    return f'pip install -e . && A2A_TOKEN="<32+ random characters>" python -m {PACKAGE}'
 
 
 def write_project(plan: ServerPlan, out: Path, *, force: bool = False) -> list[Path]:

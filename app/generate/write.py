@@ -8,7 +8,12 @@ from pathlib import Path
 from app.errors import WorkbenchError
 from app.generate.model import Language, ServerPlan
 
-__all__ = ["GeneratorMissing", "write"]
+__all__ = ["GeneratorMissing", "start_commands", "write"]
+
+_START = {
+    Language.PYTHON: ("pip install -e .", "python -m agent_server"),
+    Language.NODE: ("npm install", "npm start"),
+}
 
 
 class GeneratorMissing(WorkbenchError):
@@ -31,3 +36,10 @@ def write(plan: ServerPlan, out: Path, *, force: bool = False) -> list[Path]:
         raise GeneratorMissing(f"no {plan.language.value} generator in this build") from exc
     written: list[Path] = generator.write_project(plan, out, force=force)
     return written
+
+
+def start_commands(language: Language, out: Path) -> tuple[str, str]:
+    """The two commands that start a project generated into ``out``: install, then start
+    (with a placeholder for the token, which is never written anywhere by the generator)."""
+    install, start = _START[language]
+    return f"cd {out} && {install}", f'A2A_TOKEN="<32+ random characters>" {start}'
