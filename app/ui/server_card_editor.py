@@ -79,7 +79,9 @@ class ServerCardEditor(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         for column in (3, 4):
-            self.skills_table.horizontalHeaderItem(column).setToolTip("Separate items with ;")
+            item = self.skills_table.horizontalHeaderItem(column)
+            if item is not None:
+                item.setToolTip("Separate items with ;")
         self.skills_table.setMinimumHeight(self.fontMetrics().lineSpacing() * 7)
         self.add_skill_button = QPushButton("Add skill")
         self.add_skill_button.setObjectName("addServerSkillButton")
