@@ -191,14 +191,37 @@ def test_streaming_on_every_binding(
     assert [item["state"] for item in items] == ["submitted", "working", None, "completed"]
 
 
-def test_the_signed_card_verifies_against_the_published_jwks(
-    server: dict[str, Any], capsys: pytest.CaptureFixture[str], tmp_path: Path
+def _verify(
+    card_url: str, jwks_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    jwks = httpx.get(server["jwksUrl"]).json()
+    jwks = httpx.get(jwks_url).json()
     assert "d" not in jwks["keys"][0]  # only the public key is published
     path = tmp_path / "jwks.json"
     path.write_text(json.dumps(jwks))
-    assert verify_main([server["cardUrl"], "--jwks", str(path)]) == 0, capsys.readouterr().out
+    assert verify_main([card_url, "--jwks", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_the_signed_card_verifies_against_the_published_jwks(
+    server: dict[str, Any], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _verify(server["cardUrl"], server["jwksUrl"], tmp_path, capsys)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [{"kty": "RSA", "size": 2048}, {"kty": "OKP", "crv": "Ed25519"}],
+    ids=["RS256", "EdDSA"],
+)
+def test_rs256_and_eddsa_cards_verify_too(
+    node_project: Path, key: dict[str, Any], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "signing.jwk.json"
+    path.write_text(jwk.JWK.generate(**key).export_private())
+    peer = _start(node_project, SIGNING_JWK_FILE=str(path))
+    try:
+        _verify(peer.info["cardUrl"], peer.info["jwksUrl"], tmp_path, capsys)
+    finally:
+        assert peer.stop() == 0
 
 
 def test_cors_only_for_the_listed_origin(server: dict[str, Any]) -> None:

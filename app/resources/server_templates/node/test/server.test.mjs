@@ -160,6 +160,36 @@ describe('with an HTTP handler', () => {
     }
   });
 
+  test('MAX_CONCURRENT_TASKS: a task beyond the limit fails at once, saying the server is busy', async () => {
+    const handler = await startHandler(() => new Promise(() => {}));
+    const server = await startServer({ HANDLER_URL: handler.url, MAX_CONCURRENT_TASKS: '1' });
+    try {
+      const first = await jsonRpc(server.baseUrl, 'SendStreamingMessage', { message: userMessage('hold') });
+      const reader = first.body.getReader();
+      await reader.read(); // the first task is running
+      const { result } = await (await jsonRpc(server.baseUrl, 'SendMessage', { message: userMessage('next') })).json();
+      assert.equal(result.task.status.state, 'TASK_STATE_FAILED');
+      assert.match(result.task.status.message.parts[0].text, /busy.*MAX_CONCURRENT_TASKS/);
+      reader.cancel().catch(() => {});
+    } finally {
+      await server.stop();
+      await handler.close();
+    }
+  });
+
+  test('MAX_HANDLER_RESPONSE_BYTES: a bigger answer fails the task', async () => {
+    const handler = await startHandler(() => [200, { parts: [{ text: 'y'.repeat(5000) }] }]);
+    const server = await startServer({ HANDLER_URL: handler.url, MAX_HANDLER_RESPONSE_BYTES: '1000' });
+    try {
+      const { result } = await (await jsonRpc(server.baseUrl, 'SendMessage', { message: userMessage('big') })).json();
+      assert.equal(result.task.status.state, 'TASK_STATE_FAILED');
+      assert.match(result.task.status.message.parts[0].text, /over 1000 bytes/);
+    } finally {
+      await server.stop();
+      await handler.close();
+    }
+  });
+
   test('SIGTERM with a stream open: the stream ends and the process exits 0 quickly', async () => {
     const handler = await startHandler(() => new Promise(() => {}));
     const server = await startServer({ HANDLER_URL: handler.url });
@@ -187,23 +217,31 @@ describe('start-up checks', () => {
     assert.equal(tokenProblem(TOKEN), null);
   });
 
-  test('SIGNING_JWK_FILE: the card is signed and the public JWKS is published', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a2a-signing-'));
-    const file = path.join(dir, 'key.jwk.json');
-    const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    fs.writeFileSync(file, JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid: 'test-key' }), { mode: 0o600 });
-    const server = await startServer({ SIGNING_JWK_FILE: file });
-    try {
-      const card = await (await fetch(server.cardUrl, { headers: { 'a2a-version': '1.0' } })).json();
-      assert.equal(card.signatures.length, 1);
-      const jwks = await (await fetch(server.jwksUrl)).json();
-      assert.equal(jwks.keys[0].kid, 'test-key');
-      assert.equal(jwks.keys[0].d, undefined);
-      const verify = verifyAgentCardSignature(async () => crypto.createPublicKey({ key: jwks.keys[0], format: 'jwk' }));
-      await verify(card); // the JSON card: what a client receives
-    } finally {
-      await server.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  for (const [alg, type, options] of [
+    ['ES256', 'ec', { namedCurve: 'P-256' }],
+    ['RS256', 'rsa', { modulusLength: 2048 }],
+    ['EdDSA', 'ed25519', {}],
+  ]) {
+    test(`SIGNING_JWK_FILE (${alg}): the card is signed and the public JWKS is published`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a2a-signing-'));
+      const file = path.join(dir, 'key.jwk.json');
+      const { privateKey } = crypto.generateKeyPairSync(type, options);
+      fs.writeFileSync(file, JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid: 'test-key' }), { mode: 0o600 });
+      const server = await startServer({ SIGNING_JWK_FILE: file });
+      try {
+        const card = await (await fetch(server.cardUrl, { headers: { 'a2a-version': '1.0' } })).json();
+        assert.equal(card.signatures.length, 1);
+        const header = JSON.parse(Buffer.from(card.signatures[0].protected, 'base64url').toString('utf8'));
+        assert.deepEqual(header, { alg, kid: 'test-key', typ: 'JOSE', jku: server.jwksUrl });
+        const jwks = await (await fetch(server.jwksUrl)).json();
+        assert.equal(jwks.keys[0].kid, 'test-key');
+        assert.equal(jwks.keys[0].d, undefined);
+        const verify = verifyAgentCardSignature(async () => crypto.createPublicKey({ key: jwks.keys[0], format: 'jwk' }));
+        await verify(card); // the JSON card: what a client receives
+      } finally {
+        await server.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
