@@ -28,7 +28,7 @@ from app.generate.node_project import write_project
 from tests.generate.plans import demo_plan
 from tests.peers.launch import PeerProcess, start_peer
 
-pytestmark = pytest.mark.generated
+pytestmark = [pytest.mark.generated, pytest.mark.peer, pytest.mark.timeout(600)]
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = secrets.token_urlsafe(32)
