@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 
 from app.ui.generate_server_dialog import GenerateServerDialog
 from app.ui.main_window import MainWindow
-from tests.generate.cards import demo_card
+from tests.generate.cards import card_03, demo_card
+from tests.generate.test_source import _request, _spec
 from tests.ui.test_card_panel import click, fetch_demo_card, find
 
 pytestmark = pytest.mark.gui
@@ -217,3 +218,16 @@ def test_opens_on_the_current_tabs_card(
     assert any("signatures" in t for t in notes)
     dialog.close()
     qtbot.waitUntil(lambda: window.generate_server_dialog is None)
+
+
+def test_opens_on_the_opened_spec(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], tmp_path: Path
+) -> None:
+    spec = _spec(tmp_path, _request("forecast", agent_card=card_03()))
+    assert window.spec.open_spec(spec, remember=False) is not None
+    dialog = open_dialog(window)
+    assert find(dialog, QLineEdit, "serverSourceEdit").text() == str(spec)
+    wait_until(lambda: not dialog.loading)
+    assert find(dialog, QLineEdit, "serverCardNameEdit").text() == "Weather"
+    notes = items(find(dialog, QListWidget, "serverFindingsList"))
+    assert any("reshaped the 0.3 card" in text for text in notes)
