@@ -182,10 +182,10 @@ class GenerateServerDialog(QDialog):
         self.grpc_port_spin = _port_spin("serverGrpcPortSpin", 50051)
         self.grpc_port_spin.valueChanged.connect(self.replan)
         ports = QHBoxLayout()
-        for text, spin in (("HTTP", self.port_spin), ("gRPC", self.grpc_port_spin)):
-            label = QLabel(text)
-            label.setBuddy(spin)
-            ports.addWidget(label)
+        for caption, spin in (("HTTP", self.port_spin), ("gRPC", self.grpc_port_spin)):
+            port_label = QLabel(caption)
+            port_label.setBuddy(spin)
+            ports.addWidget(port_label)
             ports.addWidget(spin)
         ports.addStretch(1)
         form.addRow("Ports", ports)
