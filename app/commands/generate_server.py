@@ -3,8 +3,9 @@
 Usage::
 
     a2a-workbench generate-server --from CARD_URL_OR_FILE|SPEC [--operation ID]
-        --lang python|node --out DIR [--host H] [--port P] [--grpc-port G]
-        [--bindings JSONRPC HTTP+JSON GRPC] [--compat-0.3] [--force]
+        [--env NAME] [--var NAME=VALUE]... --lang python|node --out DIR
+        [--host H] [--port P] [--grpc-port G] [--bindings JSONRPC HTTP+JSON GRPC]
+        [--compat-0.3] [--force]
 
 The card (``app.generate.source``) is rewritten into the 1.0 card the generated server
 publishes (``app.generate.plan``); what changed is printed as ``note:`` lines, the card
@@ -25,12 +26,14 @@ from pathlib import Path
 
 from app.commands import cli
 from app.commands.cli import CliUsageError
+from app.errors import UsageError
 from app.generate.model import Language
 from app.generate.output import OutputDirError, check_dir
 from app.generate.plan import plan_from_card
 from app.generate.source import CardUnreachable, SourceError, load_source
 from app.generate.write import GeneratorMissing, start_commands, write
 from app.protocol.types import Binding
+from app.spec.variables import parse_var
 
 PROG = "a2a-workbench generate-server"
 EXIT_UNREACHABLE = 2
@@ -59,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a card URL, a card file, or an OpenAPI spec with saved x-a2a requests",
     )
     parser.add_argument("--operation", metavar="ID", help="in a spec: the saved request's card")
+    parser.add_argument(
+        "--env", default="", metavar="NAME", help="in a spec: the environment for agentCardUrl"
+    )
+    parser.add_argument(
+        "--var", action="append", default=[], metavar="NAME=VALUE", help="a variable's value"
+    )
     parser.add_argument("--lang", required=True, choices=[lang.value for lang in Language])
     parser.add_argument("--out", required=True, metavar="DIR", help="the project directory")
     parser.add_argument("--host", default="127.0.0.1", help="listen host (default %(default)s)")
@@ -92,15 +101,18 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         bindings = _bindings(args.bindings)
-    except CliUsageError as exc:
-        return _usage_exit(exc.detail)
+        values = dict(parse_var(v) for v in args.var)
+    except UsageError as exc:
+        return _usage_exit(exc.detail if isinstance(exc, CliUsageError) else str(exc))
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     language = Language(args.lang)
     out = Path(args.out)
     try:
         check_dir(out, force=args.force)
-        loaded = asyncio.run(load_source(args.source, operation=args.operation))
+        loaded = asyncio.run(
+            load_source(args.source, operation=args.operation, environment=args.env, values=values)
+        )
         result = plan_from_card(
             loaded.card,
             language=language,

@@ -56,7 +56,8 @@ def _templates() -> Traversable:
 def _walk(node: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
     out: list[tuple[str, Traversable]] = []
     for child in sorted(node.iterdir(), key=lambda c: c.name):
-        if child.name == "__pycache__":
+        # Tool caches (__pycache__, .ruff_cache) are no templates; dotfiles are renamed ones.
+        if child.name == "__pycache__" or child.name.startswith("."):
             continue
         name = f"{prefix}{child.name}"
         if child.is_dir():

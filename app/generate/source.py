@@ -6,14 +6,18 @@
 - A file is read once; an OpenAPI document (a top-level ``openapi`` member) is read as a
   spec (:func:`app.spec.document.load`), anything else as a card.
 - In a spec, the saved request ``operation`` (its ``operationId``) gives the card: its
-  ``x-a2a.agentCard`` snapshot when saved, else its ``agentCardUrl`` (fetched; a URL with
-  ``{{variables}}`` is refused). Without ``operation``, the first saved request with a card
-  snapshot is used.
+  ``x-a2a.agentCard`` snapshot when saved, else its ``agentCardUrl``, fetched once its
+  ``{{variables}}`` are resolved as ``run`` resolves them (``values`` first, then the
+  document's environment ``environment``, then ``A2A_WB_*`` environment variables; never
+  the keyring: a card URL holds no secret). Without ``operation``, the first saved request
+  with a card snapshot is used.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +25,7 @@ from typing import Any
 from app.errors import UsageError, WorkbenchError
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import ReadOutcome, read_bytes, read_card
+from app.spec import environments
 from app.spec.document import SpecDocument, SpecError, load
 
 __all__ = ["CardUnreachable", "LoadedCard", "SourceError", "load_source"]
@@ -68,7 +73,25 @@ def _as_card(value: Any, parse_error: Any, origin: str) -> dict[str, Any]:
     return value
 
 
-def _from_spec(doc: SpecDocument, name: str, operation: str | None) -> tuple[Any, str]:
+def _resolve(doc: SpecDocument, url: str, origin: str, env: str, values: Mapping[str, str]) -> str:
+    found, _ = environments.read(doc.data)
+    if env and environments.find(found, env) is None:
+        known = ", ".join(e.name for e in found) or "none"
+        raise SourceError(f"unknown environment {env!r} (environments: {known})")
+    resolver = environments.resolver_for(found, env, values=values)
+    try:
+        return dataclasses.replace(resolver, use_keyring=False).substitute(url, "agentCardUrl")
+    except UsageError as exc:
+        raise SourceError(f"{origin}: {exc}") from exc
+
+
+def _from_spec(
+    doc: SpecDocument,
+    name: str,
+    operation: str | None,
+    env: str = "",
+    values: Mapping[str, str] | None = None,
+) -> tuple[Any, str]:
     """``(card or card URL, origin)`` of the spec's chosen saved request."""
     if operation is not None:
         found = doc.find(operation)
@@ -82,27 +105,31 @@ def _from_spec(doc: SpecDocument, name: str, operation: str | None) -> tuple[Any
         url = request.agent_card_url
         if not url:
             raise SourceError(f"{origin} saves neither an agentCard nor an agentCardUrl")
-        if "{{" in url:
-            raise SourceError(
-                f"{origin}: agentCardUrl {url!r} has variables; pass the card URL with --from"
-            )
-        return url, origin
+        return _resolve(doc, url, origin, env, values or {}), origin
     for op in doc.operations():
         if op.request.agent_card is not None:
             return op.request.agent_card, f"{name}, operation {op.request.operation_id}"
     raise SourceError(f"{name} saves no agentCard; choose a request with --operation ID")
 
 
-async def load_source(source: str | Path, *, operation: str | None = None) -> LoadedCard:
+async def load_source(
+    source: str | Path,
+    *,
+    operation: str | None = None,
+    environment: str = "",
+    values: Mapping[str, str] | None = None,
+) -> LoadedCard:
     """The card named by ``source`` (module docstring).
 
     Args:
         source: a card URL, a card file or an OpenAPI spec file with ``x-a2a`` requests.
         operation: in a spec, the ``operationId`` of the saved request whose card is used.
+        environment: in a spec, the environment that resolves ``agentCardUrl`` variables.
+        values: explicit variable values (``--var``); they win over the environment.
 
     Raises:
-        SourceError: unreadable file, not JSON, not a card, no such operation, ``operation``
-            given for a card.
+        SourceError: unreadable file, not JSON, not a card, no such operation or
+            environment, an unresolved variable, ``operation`` given for a card.
         CardUnreachable: a card URL gave no card.
     """
     text = str(source)
@@ -120,7 +147,7 @@ async def load_source(source: str | Path, *, operation: str | None = None) -> Lo
             doc = load(path)
         except SpecError as exc:
             raise SourceError(str(exc)) from exc
-        found, origin = _from_spec(doc, text, operation)
+        found, origin = _from_spec(doc, text, operation, environment, values)
         if isinstance(found, str):
             loaded = await _fetch(found)
             return LoadedCard(loaded.card, f"{origin} ({loaded.origin})")

@@ -56,6 +56,7 @@ def test_writes_the_project_and_prints_how_to_start_it(
         (["--bindings", "SOAP"], "unknown binding 'SOAP'"),
         (["--port", "9000", "--grpc-port", "9000"], "must differ"),
         (["--lang", "cobol"], "invalid choice"),
+        (["--var", "secret-without-name"], "--var must look like NAME=VALUE (value not shown)"),
     ],
 )
 def test_usage_errors_exit_3(

@@ -1,9 +1,9 @@
 """The generated Python project, for real: generated from the demo agent's card (fetched
-with ``generate-server --from URL``), pip-installed into a fresh venv, started, and driven
-with our own ``send`` (all three bindings, streaming), ``verify`` (its signed card against
-its published JWKS) and ``run``; then its own test suite, and the refusals: a short token,
-a disallowed origin, an oversized body, a slow handler past the deadline, SIGTERM with a
-stream open.
+with ``generate-server --from URL --compat-0.3``), pip-installed into a fresh venv, started,
+and driven with our own ``send`` (all three bindings, 1.0 and 0.3, streaming), ``verify``
+(its signed card against its published JWKS) and ``run``; then its own test suite, and the
+refusals: a short token, a disallowed origin, an oversized body, a slow handler past the
+deadline, SIGTERM with a stream open.
 
 Slow (one install, about half a minute with a warm pip cache): marked ``generated``.
 """
@@ -67,8 +67,9 @@ def project(sdk_peer: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) 
     timings: dict[str, float] = {}
     started = time.monotonic()
     code, _, output = _cli(
-        "generate-server", "--from", sdk_peer["base_url"], "--lang", "python", "--out", str(root)
-    )
+        "generate-server", "--from", sdk_peer["base_url"], "--lang", "python", "--out", str(root),
+        "--compat-0.3",
+    )  # fmt: skip
     timings["generate_s"] = time.monotonic() - started
     assert code == 0, output
     assert "python -m agent_server" in output
@@ -196,6 +197,21 @@ def test_every_binding_answers_our_send(signed: Server, binding: Binding, method
         assert "401" in output or "UNAUTHENTICATED" in output
 
 
+@pytest.mark.parametrize("binding", list(Binding))
+def test_every_binding_answers_a_03_client(signed: Server, binding: Binding) -> None:
+    url = {
+        Binding.JSONRPC: signed.url + "/",
+        Binding.HTTP_JSON: signed.url + "/rest",
+        Binding.GRPC: signed.ready["grpc_target"],
+    }[binding]
+    code, records, output = _cli(
+        "send", url, "--version", "0.3", "--binding", binding.value, "--method", "message/stream",
+        "--text", "old client", "--bearer", TOKEN, "--no-history",
+    )  # fmt: skip
+    assert code == 0, output
+    assert _final_state(records)[0] == "completed", output
+
+
 def test_the_signed_card_verifies_against_the_published_jwks(
     signed: Server, tmp_path: Path
 ) -> None:
@@ -209,9 +225,9 @@ def test_the_signed_card_verifies_against_the_published_jwks(
     assert signature["verdict"] == "valid", output
     card = httpx.get(signed.ready["card_url"], timeout=10).json()
     assert card["name"] == "A2A Workbench demo agent"
-    assert card["securitySchemes"] == {
-        "bearerAuth": {"httpAuthSecurityScheme": {"scheme": "bearer"}}
-    }
+    # The one scheme the server implements (a 0.3 client also gets its 0.3 spelling).
+    assert set(card["securitySchemes"]) == {"bearerAuth"}
+    assert card["securitySchemes"]["bearerAuth"]["httpAuthSecurityScheme"] == {"scheme": "bearer"}
 
 
 def test_run_sends_a_saved_request(signed: Server, tmp_path: Path) -> None:

@@ -88,8 +88,10 @@ async def test_spec_refusals(tmp_path: Path) -> None:
     )
     with pytest.raises(SourceError, match="saves no agentCard"):
         await load_source(spec)
-    with pytest.raises(SourceError, match="has variables"):
+    with pytest.raises(SourceError, match=r"\{\{baseUrl\}\}.*has no value"):
         await load_source(spec, operation="plain")
+    with pytest.raises(SourceError, match="unknown environment 'prod'"):
+        await load_source(spec, operation="plain", environment="prod")
     with pytest.raises(SourceError, match=r"no saved request 'nope' \(saved: plain\)"):
         await load_source(spec, operation="nope")
 
@@ -101,3 +103,8 @@ async def test_spec_operation_fetches_its_card_url(
     spec = _spec(tmp_path, _request("plain", agent_card_url=sdk_peer["card_url"]))
     loaded = await load_source(spec, operation="plain")
     assert loaded.card["name"] == "A2A Workbench demo agent"
+    # The shipped example names its card by {{baseUrl}}, which --var (or --env) supplies.
+    example = Path(__file__).resolve().parents[2] / "app/resources/examples/demo-agent.a2a.yaml"
+    values = {"baseUrl": sdk_peer["base_url"]}
+    loaded = await load_source(example, operation="sum-numbers-1-0-json-rpc", values=values)
+    assert loaded.origin.endswith(f"({sdk_peer['card_url']})")
