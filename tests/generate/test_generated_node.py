@@ -84,6 +84,12 @@ def server(node_project: Path, signing_key: Path) -> Iterator[dict[str, Any]]:
     assert peer.stop() == 0, peer.stderr_text()
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # The server gave up on the handler (deadline, shutdown): a broken pipe is expected.
+        pass
+
+
 class _SlowHandler:
     """The user's HTTP handler, answering only after ``delay`` seconds (or at teardown)."""
 
@@ -104,7 +110,7 @@ class _SlowHandler:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
@@ -224,6 +230,38 @@ def test_rs256_and_eddsa_cards_verify_too(
         assert peer.stop() == 0
 
 
+@pytest.fixture(scope="module")
+def compat_server(
+    node_project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Any]]:
+    """A project generated with 0.3 compatibility; it shares the installed packages."""
+    project = tmp_path_factory.mktemp("node-agent-compat")
+    write_project(demo_plan(compat_v03=True), project, force=True)
+    (project / "node_modules").symlink_to(node_project / "node_modules", target_is_directory=True)
+    peer = _start(project)
+    yield peer.info
+    assert peer.stop() == 0, peer.stderr_text()
+
+
+@pytest.mark.parametrize(
+    ("binding", "where"),
+    [("JSONRPC", "/"), ("HTTP+JSON", "/rest"), ("GRPC", None)],
+)
+def test_0_3_clients_on_every_binding(
+    compat_server: dict[str, Any], binding: str, where: str | None
+) -> None:
+    url = compat_server["grpcTarget"] if where is None else compat_server["baseUrl"] + where
+    code, lines = _send(
+        url, "--binding", binding, "--version", "0.3", "--method", "message/send",
+        "--text", "old client", "--bearer", TOKEN,
+    )  # fmt: skip
+    assert code == 0, lines
+    body = next(line for line in lines if line["event"] == "response")["body"]
+    task = body.get("result", body)
+    task = task.get("task", task)
+    assert task["status"]["state"] in ("completed", "TASK_STATE_COMPLETED")
+
+
 def test_cors_only_for_the_listed_origin(server: dict[str, Any]) -> None:
     def preflight(origin: str) -> httpx.Response:
         return httpx.options(
@@ -266,7 +304,6 @@ def test_a_short_token_refuses_to_start(node_project: Path) -> None:
 def test_a_slow_handler_hits_the_deadline(node_project: Path, slow_handler: _SlowHandler) -> None:
     peer = _start(node_project, HANDLER_URL=slow_handler.url, HANDLER_TIMEOUT_S="0.5")
     try:
-        started = time.monotonic()
         _, lines = _send(
             peer.info["baseUrl"] + "/",
             "--method",
@@ -276,7 +313,7 @@ def test_a_slow_handler_hits_the_deadline(node_project: Path, slow_handler: _Slo
             "--bearer",
             TOKEN,
         )
-        assert time.monotonic() - started < 5
+        assert lines[-1]["elapsed_ms"] < 4000  # the handler would have taken 30 s
         task = _final_task(lines)
         assert task["status"]["state"] == "TASK_STATE_FAILED"
         text = task["status"]["message"]["parts"][0]["text"]

@@ -1,7 +1,8 @@
 // The Agent Card this server publishes (agent-card.json) and its signature.
 //
 // agent-card.json is the card as designed; at start-up its interface URLs are pointed at
-// where the server really listens (PUBLIC_URL, else HOST and the bound ports), keeping
+// where the server is reached (PUBLIC_URL / PUBLIC_GRPC_TARGET, else HOST and the bound
+// ports), keeping
 // each interface's path, so the card always names reachable endpoints.
 
 import crypto from 'node:crypto';
@@ -48,7 +49,7 @@ export function publishedCard(cardJson, { baseUrl, grpcTarget }) {
   card.supportedInterfaces = (card.supportedInterfaces ?? []).map((entry) => {
     if (entry.protocolBinding === 'GRPC') return { ...entry, url: grpcTarget };
     const path = new URL(entry.url).pathname;
-    return { ...entry, url: `${baseUrl}${path === '/' ? '/' : path}` };
+    return { ...entry, url: `${baseUrl}${path}` };
   });
   card.securitySchemes = { ...(card.securitySchemes ?? {}) };
   if (!card.securitySchemes[BEARER]) {
@@ -65,7 +66,7 @@ export function urlsFor(config, httpPort, grpcPort) {
   const host = hostForUrl(config.host);
   return {
     baseUrl: config.publicUrl ?? `http://${host}:${httpPort}`,
-    grpcTarget: `${host}:${grpcPort}`,
+    grpcTarget: config.publicGrpcTarget ?? `${host}:${grpcPort}`,
   };
 }
 

@@ -102,12 +102,17 @@ export function loadConfig(env = process.env) {
   const jwksPath = (env.JWKS_PATH ?? DEFAULTS.JWKS_PATH).trim();
   if (!jwksPath.startsWith('/')) throw new ConfigError(`JWKS_PATH must start with "/", got ${JSON.stringify(jwksPath)}`);
   const publicUrl = httpUrl(env, 'PUBLIC_URL');
+  const publicGrpcTarget = (env.PUBLIC_GRPC_TARGET ?? '').trim() || null;
+  if (publicGrpcTarget && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(publicGrpcTarget)) {
+    throw new ConfigError(`PUBLIC_GRPC_TARGET must be host:port, got ${JSON.stringify(publicGrpcTarget)}`);
+  }
   return {
     token,
     host: (env.HOST ?? DEFAULTS.HOST).trim() || DEFAULTS.HOST,
     port: integer(env, 'PORT', { max: 65535 }),
     grpcPort: integer(env, 'GRPC_PORT', { max: 65535 }),
     publicUrl: publicUrl ? publicUrl.href.replace(/\/$/, '') : null,
+    publicGrpcTarget,
     handlerUrl: httpUrl(env, 'HANDLER_URL'),
     signingJwkFile: (env.SIGNING_JWK_FILE ?? '').trim() || null,
     jwksPath,

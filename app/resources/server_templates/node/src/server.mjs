@@ -35,6 +35,7 @@ export async function startServer(config, { log = (line) => process.stderr.write
   let urls = urlsFor(config, httpPort, config.grpcPort);
   const card = publishedCard(cardJson, urls);
   let grpcServer = null;
+  let grpcPort = config.grpcPort;
   let signing = null;
   try {
     if (config.signingJwkFile) {
@@ -52,7 +53,7 @@ export async function startServer(config, { log = (line) => process.stderr.write
     );
     if (served.has('GRPC')) {
       grpcServer = buildGrpcServer({ config, requestHandler, legacy });
-      const grpcPort = await bindGrpc(grpcServer, config.host, config.grpcPort);
+      grpcPort = await bindGrpc(grpcServer, config.host, config.grpcPort);
       urls = urlsFor(config, httpPort, grpcPort);
       Object.assign(card, publishedCard(cardJson, urls));
     }
@@ -95,6 +96,8 @@ export async function startServer(config, { log = (line) => process.stderr.write
     urls: {
       ...urls,
       cardUrl: `${urls.baseUrl}/.well-known/agent-card.json`,
+      // Where this process listens (differs from the card's URLs behind a proxy).
+      listening: urlsFor({ ...config, publicUrl: null, publicGrpcTarget: null }, httpPort, grpcPort),
       jwksUrl: signing ? `${urls.baseUrl}${config.jwksPath}` : null,
       grpcTarget: grpcServer ? urls.grpcTarget : null,
     },

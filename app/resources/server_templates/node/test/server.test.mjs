@@ -208,6 +208,19 @@ describe('with an HTTP handler', () => {
 });
 
 describe('start-up checks', () => {
+  test('PUBLIC_URL and PUBLIC_GRPC_TARGET: the card names the public addresses', async () => {
+    const server = await startServer({ PUBLIC_URL: 'https://agent.example.com/a2a', PUBLIC_GRPC_TARGET: 'grpc.example.com:443' });
+    try {
+      const response = await fetch(`${server.listening.baseUrl}/.well-known/agent-card.json`, {
+        headers: { 'a2a-version': '1.0' },
+      });
+      const urls = (await response.json()).supportedInterfaces.map((entry) => entry.url);
+      assert.deepEqual(urls, ['https://agent.example.com/a2a/', 'https://agent.example.com/a2a/rest', 'grpc.example.com:443']);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a short or non-random token stops the server', async () => {
     for (const token of ['', 'short', 'a'.repeat(40), 'abcdefghijklmnopqrstuvwxyzabcdefgh', '0123456789'.repeat(4)]) {
       const { code, stderr } = await refusedStart({ A2A_TOKEN: token });
