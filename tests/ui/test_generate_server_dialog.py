@@ -231,3 +231,22 @@ def test_opens_on_the_opened_spec(
     assert find(dialog, QLineEdit, "serverCardNameEdit").text() == "Weather"
     notes = items(find(dialog, QListWidget, "serverFindingsList"))
     assert any("reshaped the 0.3 card" in text for text in notes)
+
+
+def test_add_and_remove_skills(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], card_file: Path
+) -> None:
+    dialog = open_dialog(window)
+    load(qtbot, dialog, str(card_file), wait_until)
+    skills = find(dialog, QTableWidget, "serverSkillsTable")
+    click(qtbot, find(dialog, QPushButton, "addServerSkillButton"))
+    assert skills.rowCount() == 6
+    skills.item(5, 3).setText("weather; forecast")
+    assert dialog.plan_result is not None
+    added = dialog.plan_result.plan.card["skills"][5]
+    assert added["id"] == "skill-6" and added["tags"] == ["weather", "forecast"]
+    skills.selectRow(0)
+    click(qtbot, find(dialog, QPushButton, "removeServerSkillButton"))
+    assert [s["id"] for s in dialog.plan_result.plan.card["skills"]] == [
+        "echo", "stream", "ask", "fail", "skill-6"
+    ]  # fmt: skip
