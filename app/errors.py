@@ -10,7 +10,11 @@ demo, ui) may import it. See ``docs/ARCHITECTURE.md`` §5::
     ├── UsageError                 the input cannot be used; nothing was sent; CLI exit 3
     │   ├── ScopeError             app.spec.variables: a scoped secret used out of its scope
     │   ├── JwksError              app.protocol.card.jwks: the text is not a JWKS (also ValueError)
-    │   └── CliUsageError          app.commands.cli: bad command-line arguments or input files
+    │   ├── CliUsageError          app.commands.cli: bad command-line arguments or input files
+    │   ├── SourceError            app.generate.source: not a usable card or spec to generate from
+    │   └── OutputDirError         app.generate.output: the project directory cannot take it
+    ├── CardUnreachable            app.generate.source: a card URL gave no card
+    ├── GeneratorMissing           app.generate.write: no generator for a language
     ├── SpecError                  app.spec.parse: a file cannot be used as an OpenAPI document
     ├── XA2AError                  app.spec.xa2a: an invalid x-a2a block (also ValueError)
     ├── NoKeyring                  app.spec.variables: no usable OS keyring

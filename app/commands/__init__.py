@@ -40,6 +40,12 @@ def _run(argv: list[str]) -> int:
     return main(argv)
 
 
+def _generate_server(argv: list[str]) -> int:
+    from app.commands.generate_server import main
+
+    return main(argv)
+
+
 def _history(argv: list[str]) -> int:
     from app.commands.history import main
 
@@ -62,6 +68,7 @@ SUMMARIES: dict[str, str] = {
     "card": "fetch or read an Agent Card and check its shape and interfaces",
     "check": "check an agent against its card on every binding (pass/fail/warn/skip)",
     "demo-agent": "run the bundled A2A demo agent on loopback",
+    "generate-server": "write a runnable A2A server project (Python or Node) from a card",
     "history": "list, show and export the recorded exchanges",
     "replay": "serve a recorded fixture as a mock A2A agent on loopback",
     "run": "send the requests saved in an OpenAPI 3.2 document",
@@ -74,6 +81,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "card": _card,
     "check": _check,
     "demo-agent": _demo_agent,
+    "generate-server": _generate_server,
     "history": _history,
     "replay": _replay,
     "run": _run,

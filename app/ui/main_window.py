@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import httpx
 
     from app.spec.variables import Resolver
+    from app.ui.generate_server_dialog import GenerateServerDialog
     from app.ui.request_tab import RequestTab
     from app.ui.session import SessionController
     from app.ui.spec_dock import SpecController
@@ -51,6 +52,8 @@ class MainWindow(QMainWindow):
         self._tls: ssl.SSLContext | None = None
         # The demo agent's ready line (card_url, jwks_path, …) once it runs.
         self.demo_info: dict[str, Any] | None = None
+        # Request → Generate server… (app/ui/generate_server_dialog.py), while it is open.
+        self.generate_server_dialog: GenerateServerDialog | None = None
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("requestTabs")
@@ -277,6 +280,8 @@ class MainWindow(QMainWindow):
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
         if hasattr(self, "check"):
             await self.check.shutdown()
+        if self.generate_server_dialog is not None:
+            await self.generate_server_dialog.shutdown()
         if hasattr(self, "history"):
             await self.history_dock.panel.shutdown()
             await self.history.close()

@@ -222,6 +222,12 @@ class WindowMenus:
             lambda: _if(tab(), _extended_card),
             name="extendedCardAction",
         )
+        self.generate_server = self.action(
+            self.request,
+            "Generate &server…",
+            lambda: _generate_server(self.window),
+            name="generateServerAction",
+        )
         self.request.addSeparator()
         self.request.addAction(self.new_a2a)
         self.request.aboutToShow.connect(self.refresh)
@@ -353,6 +359,12 @@ def _fetch_card(tab: RequestTab) -> None:
 def _verify_card(tab: RequestTab) -> None:
     tab.result_tabs.setCurrentWidget(tab.card_panel)
     tab.card_panel.open_verify_dialog()
+
+
+def _generate_server(window: MainWindow) -> None:
+    from app.ui.generate_server_dialog import open_generate_server
+
+    open_generate_server(window)
 
 
 def _extended_card(tab: RequestTab) -> None:
