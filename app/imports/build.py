@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from app.imports.detect import Detection, detect
 from app.imports.har import check_hints
 from app.imports.raw import RawAuth, RawRequest, Source
+from app.protocol.secrets import MASK
 from app.spec.document import SpecDocument
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 
@@ -141,12 +142,20 @@ def _saved(
                 headers.append((header, value))
         elif lowered in _API_KEY_HEADERS and auth.kind == "none":
             auth = SavedAuth("api_key", (("in", "header"), ("name", header), ("value", value)))
+        elif MASK in value and lowered != "authorization":
+            notes.append(f"{header} was masked in the source ({MASK}); left out")
         elif lowered == "cookie":
             notes.append("Cookie header dropped (browser session state)")
         elif lowered.startswith(("sec-", ":")) or lowered in _DROPPED_HEADERS:
             continue
         else:
             headers.append((header, value))
+    auth, masked = _unmasked(auth)
+    if masked:
+        notes.append(
+            f"the {auth.kind} credential was masked in the source ({MASK}): give the "
+            "{{variable}} shown in the Auth panel its value"
+        )
     tags = (raw.folder,) if raw.folder else (kind,)
     saved = SavedRequest(
         name=name,
@@ -174,6 +183,8 @@ def _auth_from_authorization(value: str) -> tuple[SavedAuth, str]:
     credentials = credentials.strip()
     if scheme.lower() == "bearer" and credentials:
         return SavedAuth("bearer", (("token", credentials),)), ""
+    if scheme.lower() == "basic" and MASK in credentials:
+        return SavedAuth("basic", (("username", ""), ("password", MASK))), ""
     if scheme.lower() == "basic" and credentials:
         try:
             decoded = base64.b64decode(credentials, validate=True).decode("utf-8")
@@ -183,6 +194,13 @@ def _auth_from_authorization(value: str) -> tuple[SavedAuth, str]:
         if colon:
             return SavedAuth("basic", (("username", user), ("password", password))), ""
     return SavedAuth(), ""
+
+
+def _unmasked(auth: SavedAuth) -> tuple[SavedAuth, bool]:
+    """``auth`` with masked credentials (our own exports write ``****``) emptied, so that
+    saving turns them into a ``{{variable}}`` instead of storing the mask as a secret."""
+    params = tuple((k, "" if MASK in v else v) for k, v in auth.params)
+    return SavedAuth(auth.kind, params), params != auth.params
 
 
 def _card_url(endpoint: str) -> str:
