@@ -20,12 +20,14 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 
 from app.imports.detect import Detection, detect
 from app.imports.har import check_hints
 from app.imports.raw import RawAuth, RawRequest, Source
 from app.protocol.secrets import MASK
 from app.spec.document import SpecDocument
+from app.spec.variables import VARIABLE
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 
 # Headers the app sets itself per version and binding (docs/PROTOCOL.md §3.1.3, §8.1), or
@@ -95,6 +97,9 @@ def build(source: Source) -> ImportResult:
     doc = SpecDocument.new(title=source.title or f"Imported from {source.kind}")
     doc.notice = f"Imported from {source.kind}; not saved yet (Ctrl+S on a request saves the file)"
     result = ImportResult(source.kind, doc, notes=source.notes)
+    # Names the source itself uses ({{token}} in a Postman collection) must keep meaning
+    # what the user's environment says, not a credential found in another request.
+    referenced = {m.group(1) for raw in source.requests for m in VARIABLE.finditer(_text(raw))}
     for raw in source.requests:
         detection = detect(raw)
         name = raw.name or _default_name(raw, detection)
@@ -103,14 +108,47 @@ def build(source: Source) -> ImportResult:
             continue
         saved, notes = _saved(raw, detection, name, source.kind)
         cleaned, secrets = extract_secrets(saved)
-        for var in secrets:
-            notes.append(f"credential moved to {{{{{var}}}}} (secret store)")
-        result.secrets.update(secrets)
+        for var, value in secrets.items():
+            unique = _unique_name(var, value, result.secrets, referenced)
+            if unique != var:
+                cleaned = _renamed(cleaned, var, unique)
+            result.secrets[unique] = value
+            notes.append(f"credential moved to {{{{{unique}}}}} (secret store)")
         stored = doc.upsert(cleaned)
         result.items.append(
             ImportItem(raw, detection, name, stored.operation_id, (*raw.notes, *notes))
         )
     return result
+
+
+def _text(raw: RawRequest) -> str:
+    pieces = [raw.url, raw.body, *(v for _, v in raw.headers), *(v for _, v in raw.auth.params)]
+    return "\n".join(pieces)
+
+
+def _unique_name(var: str, value: str, taken: dict[str, str], referenced: set[str]) -> str:
+    """``var``, or ``var`` numbered, so that one name never means two credentials."""
+    candidate, n = var, 2
+    while (candidate in taken and taken[candidate] != value) or candidate in referenced:
+        base, dot, scope = var.partition(".")
+        candidate, n = f"{base}{n}{dot}{scope}", n + 1
+    return candidate
+
+
+def _renamed(saved: SavedRequest, old: str, new: str) -> SavedRequest:
+    ref = re.compile(r"\{\{\s*" + re.escape(old) + r"\s*\}\}")
+
+    def swap(text: str) -> str:
+        return ref.sub("{{" + new + "}}", text)
+
+    auth = SavedAuth(saved.auth.kind, tuple((k, swap(v)) for k, v in saved.auth.params))
+    return dc_replace(
+        saved,
+        endpoint=swap(saved.endpoint),
+        auth=auth,
+        headers=tuple((k, swap(v)) for k, v in saved.headers),
+        query=tuple((k, swap(v)) for k, v in saved.query),
+    )
 
 
 def _default_name(raw: RawRequest, detection: Detection) -> str:

@@ -61,8 +61,8 @@ def parse_text(text: str, name: str = "<pasted text>") -> Source:
         return parse_postman(data)
     if kind == "har":
         return parse_har(data)
-    if kind == "openapi":
-        return parse_openapi(data)
+    if kind == "openapi" or (isinstance(data, dict) and "swagger" in data):
+        return parse_openapi(data)  # which refuses Swagger 2.0 by name
     raise ImportSourceError(
         f"{name}: not a curl command, Postman collection (info.schema), HAR (log.entries) "
         "or OpenAPI 3 document (openapi: 3.x)"
