@@ -55,13 +55,19 @@ def assert_no_secret(result: ImportResult, *values: str) -> None:
 # --- curl ---------------------------------------------------------------------------------
 
 
-CURL_FORMS = r"""
-curl -sS -X POST 'http://127.0.0.1:8000/' \
-  -H 'Content-Type: application/json' -H 'Authorization: Bearer curl-secret-1' \
-  --data-raw '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"hi"}]}}}'
+SEND_10 = json.dumps(
+    {"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+     "params": {"message": {"role": "ROLE_USER", "messageId": "m", "parts": [{"text": "hi"}]}}}
+)  # fmt: skip
+STREAM_BODY = '{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}}'
+CURL_FORMS = f"""
+curl -sS -X POST 'http://127.0.0.1:8000/' \\
+  -H 'Content-Type: application/json' -H 'Authorization: Bearer curl-secret-1' \\
+  --data-raw '{SEND_10}'
 curl -u alice:curl-pw-2 "http://127.0.0.1:8000/rest/v1/tasks/t%201?historyLength=2"
-curl --json '{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}}' -H "A2A-Version: 1.0" http://127.0.0.1:8000/rest/message:stream
-curl -XPOST http://127.0.0.1:8000/rest/tasks/abc:cancel -d '{}' -H 'X-API-Key: curl-key-3'
+curl --json '{STREAM_BODY}' -H "A2A-Version: 1.0" \\
+  http://127.0.0.1:8000/rest/message:stream
+curl -XPOST http://127.0.0.1:8000/rest/tasks/abc:cancel -d '{{}}' -H 'X-API-Key: curl-key-3'
 curl -G http://127.0.0.1:8000/rest/tasks -d pageSize=5 --data-urlencode 'contextId=a b'
 curl https://example.com/index.html
 """
@@ -263,7 +269,7 @@ def test_unknown_and_refused_sources(tmp_path: Path) -> None:
     )
     with pytest.raises(ImportSourceError, match="already an A2A Workbench spec"):
         import_file(spec)
-    with pytest.raises(ImportSourceError, match="Swagger 2.0"):
+    with pytest.raises(ImportSourceError, match=r"Swagger 2\.0"):
         parse_text("swagger: '2.0'\ninfo: {title: t}\n")
     broken = tmp_path / "broken.json"
     broken.write_text('{"log": ')

@@ -94,11 +94,11 @@ def test_error_codes_by_version() -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(ConversionError, match="no A2A 0.3 counterpart"):
+    with pytest.raises(ConversionError, match=r"no A2A 0\.3 counterpart"):
         convert_request(V1, J, "ListTasks", body(V1, J, "ListTasks"))
     with pytest.raises(ConversionError, match="not JSON"):
         convert_request(V03, J, "message/send", "{")
-    with pytest.raises(ConversionError, match="Not a valid 0.3 message/send"):
+    with pytest.raises(ConversionError, match=r"Not a valid 0\.3 message/send"):
         convert_request(V03, J, "message/send", '{"method": "message/send", "params": {}}')
     with pytest.raises(ConversionError, match="tasks/"):
         convert_request(V03, R, "tasks/get", '{"name": "jobs/1"}')
