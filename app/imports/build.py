@@ -85,8 +85,8 @@ class ImportResult:
         return [item for item in self.items if not item.imported]
 
     def summary(self) -> str:
-        """``3 A2A request(s) imported, 2 skipped`` (the report's first line)."""
-        text = f"{self.imported} A2A request(s) imported, {len(self.skipped)} skipped"
+        """``3 A2A request(s) to import, 2 skipped`` (the report's first line)."""
+        text = f"{self.imported} A2A request(s) to import, {len(self.skipped)} skipped"
         if self.secrets:
             text += f"; {len(self.secrets)} credential(s) go to the secret store, not the file"
         return text

@@ -1,7 +1,7 @@
 """*Request → Show in the other version*: the tab's request (and answer) in 0.3 and 1.0.
 
-``explainerView`` is read-only: two highlighted JSON views side by side, the annotated
-differences (docs/PROTOCOL.md sections) in a table, and for a recorded answer the same
+``explainerView`` is read-only: two highlighted JSON views (:class:`app.ui.widgets.CodeView`)
+side by side, the annotated differences (docs/PROTOCOL.md sections) in a table, and for a recorded answer the same
 again on a second page. Nothing converts silently: *Open as a new request in 1.0 / 0.3*
 (``explainerOpenButton``) is the one action, and it opens a new tab, leaving this one as
 it was.
@@ -13,13 +13,11 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -31,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.protocol.convert import ConversionError, convert_request
 from app.protocol.explain import Difference, Explanation, explain_request, explain_response
 from app.protocol.types import ProtocolVersion
-from app.ui.json_highlighter import JsonHighlighter
+from app.ui.widgets import CodeView
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -70,13 +68,9 @@ class DifferencesModel(QAbstractTableModel):
         return (d.aspect, d.where, d.v03, d.v10, d.section)[index.column()]
 
 
-def _json_view(name: str, text: str) -> QPlainTextEdit:
-    view = QPlainTextEdit(text)
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    view.highlighter = JsonHighlighter(view.document())  # type: ignore[attr-defined]
+def _json_view(name: str, text: str) -> CodeView:
+    view = CodeView(name, read_only=True)  # the app's JSON view: highlighted, monospace
+    view.set_text(text)
     return view
 
 

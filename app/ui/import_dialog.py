@@ -11,9 +11,9 @@ spec* does; the dialog says so before anything is stored.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -119,6 +119,11 @@ class ImportDialog(QDialog):
         self.import_button.clicked.connect(self.do_import)
         buttons.rejected.connect(self.reject)
 
+        # Enter in the path field reads the file; it must not also press a dialog button.
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)
+            button.setDefault(False)
+
         layout = QVBoxLayout(self)
         layout.addWidget(self.sources, 2)
         layout.addWidget(self.summary)
@@ -129,7 +134,8 @@ class ImportDialog(QDialog):
 
     def preview_curl(self) -> None:
         """Parse the pasted curl command line(s) and show what they hold."""
-        self._start(asyncio.to_thread(import_text, self.curl_edit.toPlainText(), "curl"))
+        text = self.curl_edit.toPlainText()
+        self._start(lambda: import_text(text, "curl"))
 
     def choose_file(self) -> QFileDialog:
         """Ask for a file (non-modal); reading starts when one is chosen."""
@@ -144,13 +150,13 @@ class ImportDialog(QDialog):
         """Read, detect and preview ``path`` in a worker thread."""
         self.file_edit.setText(str(path))
         self.kind_label.setText(f"Reading {path.name}…")
-        self._start(asyncio.to_thread(import_file, path))
+        self._start(lambda: import_file(path))
 
-    def _start(self, work: Coroutine[Any, Any, ImportResult]) -> None:
+    def _start(self, work: Callable[[], ImportResult]) -> None:
         async def run() -> None:
             self.import_button.setEnabled(False)
             try:
-                result = await work
+                result = await asyncio.to_thread(work)
             except ImportSourceError as exc:
                 self._show(None, str(exc))
                 return
@@ -187,7 +193,10 @@ class ImportDialog(QDialog):
                 for name, value in result.secrets.items()
             ]
             self.spec.open_document(result.doc)
-            message = f"{result.summary()} — the spec is not saved yet"
+            message = (
+                f"Imported {result.imported} A2A request(s) from {result.kind} into a new "
+                "spec, not saved yet (Ctrl+S on one of its requests writes the file)"
+            )
             self.spec.host.messages.show(" · ".join([message, *notes]), 15000)
             self.accept()
 
