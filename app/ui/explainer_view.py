@@ -1,10 +1,10 @@
 """*Request → Show in the other version*: the tab's request (and answer) in 0.3 and 1.0.
 
 ``explainerView`` is read-only: two highlighted JSON views (:class:`app.ui.widgets.CodeView`)
-side by side, the annotated differences (docs/PROTOCOL.md sections) in a table, and for a recorded answer the same
-again on a second page. Nothing converts silently: *Open as a new request in 1.0 / 0.3*
-(``explainerOpenButton``) is the one action, and it opens a new tab, leaving this one as
-it was.
+side by side, the annotated differences (docs/PROTOCOL.md sections) in a table, and for a
+recorded answer the same again on a second page. Nothing converts silently: *Open as a new
+request in 1.0 / 0.3* (``explainerOpenV10Button`` / ``explainerOpenV03Button``) is the one
+action, and it opens a new tab, leaving this one as it was.
 """
 
 from __future__ import annotations
