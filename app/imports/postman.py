@@ -1,6 +1,7 @@
 """A Postman Collection v2.1 file → :class:`~app.imports.raw.RawRequest` values.
 
-Format: ``https://schema.getpostman.com/json/collection/v2.1.0/collection.json``. Folders
+Format: the v2.1 schema (``info.schema`` names it; a copy is the test data's
+``postman-collection-v2.1.0.schema.json``). Folders
 (items holding ``item``) nest; each request has ``method``, ``header`` (``disabled``
 entries skipped), ``body`` (``mode: raw`` is the one A2A can use), ``url`` (a string or
 an object with ``raw``) and ``auth`` (``bearer``, ``basic``, ``apikey``, ``oauth2``;
@@ -19,7 +20,6 @@ from typing import Any
 from app.imports.raw import ImportSourceError, RawAuth, RawRequest, Source
 from app.spec.variables import VARIABLE
 
-SCHEMA_V21 = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
 _ANY_REFERENCE = re.compile(r"\{\{([^{}]*)\}\}")
 
 

@@ -62,10 +62,6 @@ class Explanation:
     differences: list[Difference] = field(default_factory=list)
     notes: tuple[str, ...] = ()
 
-    def side(self, version: ProtocolVersion) -> Side:
-        """The side of ``version``."""
-        return self.v10 if version is V1 else self.v03
-
 
 def explain_request(
     version: ProtocolVersion, binding: Binding, method: str, body: str

@@ -203,10 +203,6 @@ class ImportDialog(QDialog):
         self.import_button.setEnabled(False)
         self._work.start(run())
 
-    async def shutdown(self) -> None:
-        """Stop reading (the dialog is closing)."""
-        await self._work.shutdown()
-
     def done(self, result: int) -> None:
         self._work.cancel()  # a file still being read is of no use once the dialog is gone
         super().done(result)
