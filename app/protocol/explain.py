@@ -6,8 +6,8 @@ from: method names (§2.3.1), the version header (§8.1.1), REST routes (§3.1, 
 content types (§3.1.3), gRPC services (§4.1), ``kind`` discriminators and part shapes
 (§5.2), roles and task states (§5.3), blocking vs ``returnImmediately`` (§5.4), push
 config shapes (§5.2), the tenant (§9.2). :func:`explain_response` does the same for a
-recorded JSON-RPC answer, error codes included (§2.1.1). Read-only: nothing here changes
-a tab.
+recorded answer (:mod:`app.protocol.convert_answer`), error codes included (§2.1.1).
+Read-only: nothing here changes a tab.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from a2a.compat.v0_3 import conversions as conv
-from a2a.compat.v0_3 import types as t03
-from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from google.protobuf.json_format import ParseError
 from pydantic import ValidationError
 
 from app.protocol.catalog import find_method
-from app.protocol.convert import ConversionError, convert_request, counterpart, other
+from app.protocol.convert import convert_request, counterpart, other
+from app.protocol.convert_answer import WRAPPED, convert_answer
 from app.protocol.errors import JSONRPC_ERROR_NAMES
 from app.protocol.rest_route import build_route, media_type
 from app.protocol.types import Binding, ProtocolVersion
@@ -194,16 +193,16 @@ def _shape_differences(v03: Any, v10: Any, binding: Binding) -> list[Difference]
 def explain_response(
     version: ProtocolVersion, binding: Binding, method: str, text: str
 ) -> Explanation | None:
-    """Both shapes of a recorded JSON-RPC answer (``result`` or ``error``); None when the
-    answer is not a JSON-RPC response or has no counterpart shape (other bindings answer
-    in the proto JSON the annotations still describe)."""
+    """Both shapes of a recorded answer (a JSON-RPC ``result`` or ``error``, or the REST /
+    gRPC result object); None when it is not JSON, its method has no counterpart, or it
+    does not parse as the item it claims to be."""
     value = _load(text)
     target = counterpart(version, method)
-    if binding is not Binding.JSONRPC or not isinstance(value, dict) or not target:
+    if not isinstance(value, dict) or not target:
         return None
     try:
-        converted = _convert_answer(version, method, value)
-    except (ConversionError, ParseError, ValidationError, ValueError, KeyError):
+        converted = convert_answer(version, binding, method, value)
+    except (ParseError, ValidationError, ValueError):
         return None
     mine = Side(version, method, _pretty(text))
     theirs = Side(other(version), target, json.dumps(converted, indent=2, ensure_ascii=False))
@@ -218,7 +217,7 @@ def explain_response(
             diffs.insert(0, Difference("error", f"error.code {error['code']}", name03, name10,
                                        "§2.1.1"))  # fmt: skip
     result03 = _load(v03.text).get("result") if isinstance(_load(v03.text), dict) else None
-    if isinstance(result03, dict) and "kind" in result03 and method in _WRAPPED:
+    if isinstance(result03, dict) and "kind" in result03 and method in WRAPPED:
         diffs.insert(0, Difference("result", "result", f"bare object (kind: {result03['kind']})",
                                    '{"task" | "message" | …: …} wrapper', "§5.2"))  # fmt: skip
     out.differences = diffs
@@ -227,63 +226,3 @@ def explain_response(
 
 _V03_ERROR_NAMES = {-32007: "AuthenticatedExtendedCardNotConfiguredError"}
 """Where 0.3 names a code differently; -32008 and -32009 are new in 1.0 (§2.1.1)."""
-
-_WRAPPED = {
-    "SendMessage", "SendStreamingMessage", "SubscribeToTask",
-    "message/send", "message/stream", "tasks/resubscribe",
-}  # fmt: skip
-
-_KIND_TO_CORE: dict[str, tuple[str, Any, Any]] = {
-    "task": ("task", t03.Task, conv.to_core_task),
-    "message": ("message", t03.Message, conv.to_core_message),
-    "status-update": ("statusUpdate", t03.TaskStatusUpdateEvent,
-                      conv.to_core_task_status_update_event),
-    "artifact-update": ("artifactUpdate", t03.TaskArtifactUpdateEvent,
-                        conv.to_core_task_artifact_update_event),
-}  # fmt: skip
-
-
-def _convert_answer(version: ProtocolVersion, method: str, envelope: dict[str, Any]) -> Any:
-    out = {k: v for k, v in envelope.items() if k != "result"}
-    if "result" not in envelope:
-        return out  # an error: same envelope, the names differ (see the differences)
-    result = envelope["result"]
-    out["result"] = (
-        _result_to_v10(method, result) if version is V03 else _result_to_v03(method, result)
-    )
-    return out
-
-
-def _result_to_v10(method: str, result: Any) -> Any:
-    if not isinstance(result, dict) or result.get("kind") not in _KIND_TO_CORE:
-        return result
-    key, model, to_core = _KIND_TO_CORE[result["kind"]]
-    core = MessageToDict(to_core(model.model_validate(result)))
-    return {key: core} if method in _WRAPPED else core
-
-
-def _result_to_v03(method: str, result: Any) -> Any:
-    from a2a.types import a2a_pb2 as pb10
-
-    if not isinstance(result, dict):
-        return result
-    wrappers = {
-        "task": (pb10.Task, conv.to_compat_task),
-        "message": (pb10.Message, conv.to_compat_message),
-        "statusUpdate": (pb10.TaskStatusUpdateEvent, conv.to_compat_task_status_update_event),
-        "artifactUpdate": (
-            pb10.TaskArtifactUpdateEvent, conv.to_compat_task_artifact_update_event
-        ),
-    }  # fmt: skip
-    key = next((k for k in wrappers if k in result), "")
-    if method in _WRAPPED and key:
-        cls, to_compat = wrappers[key]
-        inner = result[key]
-    elif method in ("GetTask", "CancelTask"):
-        cls, to_compat = wrappers["task"]
-        inner = result
-    else:
-        return result
-    compat = to_compat(ParseDict(inner, cls()))
-    dumped: Any = compat.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return dumped

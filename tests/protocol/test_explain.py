@@ -90,7 +90,23 @@ def test_error_codes_by_version() -> None:
     assert explained is not None
     assert explained.differences[0].v03 == "AuthenticatedExtendedCardNotConfiguredError"
     assert explained.differences[0].v10 == "ExtendedAgentCardNotConfiguredError"
-    assert explain_response(V1, R, "GetTask", "{}") is None  # proto answers: not converted
+    assert explain_response(V1, J, "ListTasks", json.dumps(error)) is None  # 1.0 only
+
+
+def test_rest_and_grpc_answers_in_the_0_3_proto() -> None:
+    task = {
+        "id": "t", "contextId": "c", "status": {"state": "TASK_STATE_CANCELED"},
+        "history": [{"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "ok"}]}],
+    }  # fmt: skip
+    explained = explain_response(V1, R, "SendMessage", json.dumps({"task": task}))
+    assert explained is not None
+    v03 = json.loads(explained.v03.text)["task"]
+    assert v03["status"]["state"] == "TASK_STATE_CANCELLED"  # the 0.3 proto's spelling
+    assert v03["history"][0]["content"] == [{"text": "ok"}]
+    assert ("task state", "TASK_STATE_CANCELLED", "TASK_STATE_CANCELED", "§5.3") in table(explained)
+    back = explain_response(V03, G, "tasks/get", json.dumps(v03))
+    assert back is not None
+    assert json.loads(back.v10.text)["status"]["state"] == "TASK_STATE_CANCELED"
 
 
 def test_refusals() -> None:
