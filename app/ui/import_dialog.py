@@ -11,10 +11,12 @@ spec* does; the dialog says so before anything is stored.
 from __future__ import annotations
 
 import asyncio
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -112,6 +114,13 @@ class ImportDialog(QDialog):
         for column, width in enumerate((170, 60, 60, 80, 420)):
             header.resizeSection(column, width)
 
+        # The selected row in full: explanations and notes are longer than their columns.
+        self.details = QLabel()
+        self.details.setObjectName("importDetailsLabel")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table.selectionModel().currentRowChanged.connect(self._show_details)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.import_button = buttons.addButton("&Import", QDialogButtonBox.ButtonRole.AcceptRole)
         self.import_button.setObjectName("importButton")
@@ -128,6 +137,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.sources, 2)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 3)
+        layout.addWidget(self.details)
         layout.addWidget(buttons)
 
     # --- reading -------------------------------------------------------------------
@@ -167,6 +177,7 @@ class ImportDialog(QDialog):
     def _show(self, result: ImportResult | None, error: str) -> None:
         self.result_ = result
         self.model.set_items(result.items if result else [])
+        self.details.clear()
         if result is None:
             self.summary.setText(f"<b>Cannot import:</b> {error}")
             self.kind_label.setText("Not imported")
@@ -177,6 +188,17 @@ class ImportDialog(QDialog):
             lines.append(_SECRETS_NOTE)
         self.summary.setText("<br>".join(lines))
         self.import_button.setEnabled(result.imported > 0)
+
+    def _show_details(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        items = self.model.items
+        if not current.isValid() or current.row() >= len(items):
+            self.details.clear()
+            return
+        item = items[current.row()]
+        lines = [f"<b>{html.escape(item.name)}</b> ({html.escape(item.raw.place)}): "
+                 f"{html.escape(item.detection.explanation)}"]  # fmt: skip
+        lines += [f"• {html.escape(note)}" for note in item.notes]
+        self.details.setText("<br>".join(lines))
 
     # --- importing -----------------------------------------------------------------
 

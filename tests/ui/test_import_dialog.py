@@ -83,7 +83,11 @@ def test_paste_curl_preview_import_and_save(
     assert "2 A2A request(s) to import, 1 skipped" in summary
     assert "secret store" in summary
     assert import_button.isEnabled()
-    dialog.resize(1000, 560)
+    table = child(dialog, QTableView, "importPreviewTable")
+    table.selectRow(0)  # the row in full below the table
+    details = child(dialog, QLabel, "importDetailsLabel").text()
+    assert "category/action, the 0.3 name" in details and "{{token.127.0.0.1-8000}}" in details
+    dialog.resize(1000, 600)
     shot(dialog, "curl-preview")
 
     qtbot.mouseClick(import_button, Qt.MouseButton.LeftButton)
