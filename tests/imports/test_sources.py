@@ -275,3 +275,10 @@ def test_unknown_and_refused_sources(tmp_path: Path) -> None:
     broken.write_text('{"log": ')
     with pytest.raises(ImportSourceError, match="line 1"):
         import_file(broken)
+
+
+def test_openapi_32_without_x_a2a_reads_the_same() -> None:
+    text = (DATA / "agent-openapi-3.1.json").read_text().replace('"3.1.0"', '"3.2.0"')
+    result = import_text(text, "agent-openapi-3.2.json")
+    assert [r[3] for r in rows(result)] == [True, True, True, False]
+    assert result.notes == ("OpenAPI 3.2.0",)
