@@ -3,7 +3,8 @@
 The GUI runs :func:`save_request` in a worker thread (no Qt here) and shows its
 :class:`SaveResult`; the steps are those of *File → Save to spec*:
 
-1. the target's document is the open one (copied), else the file on disk, else a new one;
+1. the target's document is the open one (copied), else the file on disk, else a new one
+   (an open document without a file yet, an import, is written whole into a new target);
    a read-only document (an example, a converted spec) is written as a new editable file;
 2. credential values become ``{{variables}}`` and go to the :class:`SecretStore`;
 3. the operation is inserted or updated and validated as OpenAPI 3.2; with errors nothing
@@ -140,6 +141,10 @@ def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument
     """The document a save into ``target`` starts from (see the module docstring, 1.)."""
     if current is not None and current.path == target:
         doc = copy.deepcopy(current)
+    elif current is not None and current.path is None and not target.exists():
+        # An unsaved document (an import): its first save writes all of it.
+        doc = copy.deepcopy(current)
+        doc.path, doc.notice = target, ""
     elif target.exists():
         doc = load(target)
     else:

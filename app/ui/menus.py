@@ -106,6 +106,9 @@ class WindowMenus:
             keys="Ctrl+Shift+T",
         )
         self.reopen_closed.setEnabled(False)
+        self.import_requests = self.action(
+            self.file, "&Import…", lambda: _import(w), name="importAction"
+        )
         self.file.addSeparator()
         self.quit = self.action(self.file, "&Quit", w.close, name="quitAction", keys="Ctrl+Q")
 
@@ -228,6 +231,12 @@ class WindowMenus:
             lambda: _generate_server(self.window),
             name="generateServerAction",
         )
+        self.show_other_version = self.action(
+            self.request,
+            "Show in the &other version…",
+            lambda: _if(tab(), lambda t: _show_other_version(self.window, t)),
+            name="showOtherVersionAction",
+        )
         self.request.addSeparator()
         self.request.addAction(self.new_a2a)
         self.request.aboutToShow.connect(self.refresh)
@@ -296,6 +305,7 @@ class WindowMenus:
             self.fetch_card,
             self.verify_card,
             self.extended_card,
+            self.show_other_version,
         ):
             action.setEnabled(tab is not None)
         if tab is not None:
@@ -370,3 +380,16 @@ def _generate_server(window: MainWindow) -> None:
 def _extended_card(tab: RequestTab) -> None:
     tab.result_tabs.setCurrentWidget(tab.card_panel)
     tab.card_panel.get_extended_card()
+
+
+def _import(window: MainWindow) -> None:
+    if hasattr(window, "spec"):  # the spec tree the result opens in exists from complete_setup()
+        from app.ui.import_dialog import open_import
+
+        open_import(window.spec, window)
+
+
+def _show_other_version(window: MainWindow, tab: RequestTab) -> None:
+    from app.ui.explainer_view import open_explainer
+
+    open_explainer(window, tab)

@@ -365,6 +365,10 @@ class ResponseView(QWidget):
         text = pretty_json(body.json) if body.json is not NOT_JSON else _decoded(body.body)
         QGuiApplication.clipboard().setText(text)
 
+    def recorded_body(self) -> bytes | None:
+        """The body of the answer shown (a unary response), None before one arrived."""
+        return self._body.body if self._body is not None else None
+
     def copy_raw(self) -> None:
         """Copy the body exactly as received (decoded as UTF-8)."""
         if self._body is not None:

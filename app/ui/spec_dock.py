@@ -331,6 +331,10 @@ class SpecController(QObject):
         self.host.messages.show(message, 10000)
         return doc
 
+    def open_document(self, doc: SpecDocument) -> None:
+        """Open a document that has no file yet (an import) in the spec tree."""
+        self._opened(doc, remember=False)
+
     def show_document(self, doc: SpecDocument) -> None:
         """Make ``doc`` the open document and show it in the tree."""
         self.document = doc
@@ -427,6 +431,16 @@ class SpecController(QObject):
         if target is None:
             raise SpecError("No spec file chosen")
         saved = self.environments.card_url_with_variable(tab.to_saved())
+        doc = self.document
+        imported = (
+            tab.draft.spec_path is None
+            and doc is not None
+            and doc.path is None
+            and bool(saved.operation_id)
+            and doc.find(saved.operation_id) is not None
+        )
+        if imported:  # one of the unsaved (imported) document's requests: update it there
+            return target, saved
         return target, for_target(saved, tab.draft.spec_path, target)
 
     def _save_done(self, tab: RequestTab, target: Path, result: SaveResult) -> list[str]:

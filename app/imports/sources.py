@@ -1,0 +1,92 @@
+"""Which kind of source a text or file is, and the parsed :class:`~app.imports.raw.Source`.
+
+Kinds are told by content, not by file name: a curl command line starts with ``curl``; JSON
+or YAML is a Postman collection when ``info.schema`` names one, HAR when it has
+``log.entries``, OpenAPI when it has ``openapi: 3.x``. Files are read with the spec
+reader's limits (:mod:`app.spec.parse`: size cap, safe YAML, duplicate keys found).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.imports.build import ImportResult, build
+from app.imports.curl import parse_curl
+from app.imports.har import is_har, parse_har
+from app.imports.openapi import is_openapi, parse_openapi
+from app.imports.postman import is_postman, parse_postman
+from app.imports.raw import ImportSourceError, Source
+from app.spec import parse
+from app.spec.parse import SpecError
+
+KINDS = {
+    "curl": "curl command line",
+    "postman": "Postman Collection v2.1",
+    "har": "HAR 1.2",
+    "openapi": "OpenAPI 3 document",
+}
+
+
+def kind_of(data: Any) -> str:
+    """``postman``, ``har`` or ``openapi`` for parsed data; "" when none fits."""
+    if is_postman(data):
+        return "postman"
+    if is_har(data):
+        return "har"
+    if is_openapi(data):
+        return "openapi"
+    return ""
+
+
+def parse_text(text: str, name: str = "<pasted text>") -> Source:
+    """The source in ``text``: a curl command line, or a JSON/YAML document.
+
+    Raises:
+        ImportSourceError: unreadable, or of no known kind (the message says what it is).
+    """
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("curl ", "curl\t", "curl.exe ")):
+        return parse_curl(stripped)
+    try:
+        parse.check_size(text, name)
+        if stripped.startswith(("{", "[")):
+            data, _ = parse.parse_json(text, name)
+        else:
+            data, _ = parse.parse_yaml(text, name)
+    except SpecError as exc:
+        raise ImportSourceError(str(exc)) from exc
+    kind = kind_of(data)
+    if kind == "postman":
+        return parse_postman(data)
+    if kind == "har":
+        return parse_har(data)
+    if kind == "openapi" or (isinstance(data, dict) and "swagger" in data):
+        return parse_openapi(data)  # which refuses Swagger 2.0 by name
+    raise ImportSourceError(
+        f"{name}: not a curl command, Postman collection (info.schema), HAR (log.entries) "
+        "or OpenAPI 3 document (openapi: 3.x)"
+    )
+
+
+def parse_file(path: Path) -> Source:
+    """:func:`parse_text` of a file (blocking: the GUI calls it in a worker thread).
+
+    Raises:
+        ImportSourceError: unreadable, too large, not UTF-8, or of no known kind.
+    """
+    try:
+        text = parse.read_text(path)
+    except SpecError as exc:
+        raise ImportSourceError(str(exc)) from exc
+    return parse_text(text, path.name)
+
+
+def import_text(text: str, name: str = "<pasted text>") -> ImportResult:
+    """Parse and build in one step (see :func:`app.imports.build.build`)."""
+    return build(parse_text(text, name))
+
+
+def import_file(path: Path) -> ImportResult:
+    """Read, parse and build in one step (blocking)."""
+    return build(parse_file(path))
