@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
 
 from app.imports.build import ImportItem
+from app.ui import theme
 
 COLUMNS = ("Name", "A2A?", "Version", "Binding", "Explanation", "Notes")
 _Index = QModelIndex | QPersistentModelIndex
@@ -44,7 +44,7 @@ class ImportPreviewModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return self.cell(item, index.column(), tooltip=role == Qt.ItemDataRole.ToolTipRole)
         if role == Qt.ItemDataRole.ForegroundRole and not item.imported:
-            return QBrush(QColor("#8a8a8a"))
+            return theme.brushes().muted_text
         return None
 
     @staticmethod

@@ -24,6 +24,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QPushButton
 
 import app.ui
+from app.check.model import CheckArea, CheckResult, CheckStarted, CheckStatus
+from app.spec.assertions import Assertion, AssertionOp
+from app.ui.explainer_view import open_explainer
+from app.ui.import_dialog import open_import
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 from app.ui.spec_dock import EXAMPLE_SPEC
@@ -140,6 +144,30 @@ def test_every_model_passes_qtmodeltester(
 
     # The history store records off the GUI thread and the dock reloads after each write.
     wait_until(lambda: window.history_dock.panel.model.rowCount() > 0, timeout=15)
+
+    # Assertions and captures saved with the request; a check report with a failure shown
+    # through the "only failures and warnings" filter.
+    tab.assertions_panel.show_saved(
+        (Assertion("/result/kind", AssertionOp.EXISTS), Assertion("finalState", value="completed")),
+        (("taskId", "/result/task/id"),),
+    )
+    report = window.check.view
+    report.show_event(CheckStarted("http://127.0.0.1:1/card", "Models", ("JSONRPC 1.0",), 2))
+    for status in (CheckStatus.PASS, CheckStatus.FAIL):
+        report.show_event(
+            CheckResult(f"core.{status}", CheckArea.CORE, "a check", status, "A2A 1.0 §3.1")
+        )
+    report.problems_check.setChecked(True)
+
+    # The 0.3/1.0 explainer of the first tab's request, and the import preview of a curl line.
+    open_explainer(window, tab)
+    importer = open_import(window.spec, window)
+    importer.curl_edit.setPlainText(
+        "curl -X POST http://127.0.0.1:1/ -H 'Content-Type: application/json' "
+        """-d '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{}}'"""
+    )
+    importer.preview_curl()
+    wait_until(lambda: importer.table.model().rowCount() > 0, timeout=15)
 
     checked: set[type[QAbstractItemModel]] = set()
     empty: list[str] = []
