@@ -1,0 +1,77 @@
+"""The clean peers (the bundled demo agent on a2a-sdk, the @a2a-js/sdk peer) fail no check.
+
+The warnings allowed are the peers' real deviations, explained in docs/CHECKS.md
+("Known warnings on the SDK peers").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.check.model import CheckEnded, CheckProgress, CheckStarted, CheckStatus, EndReason
+from app.check.runner import CheckOptions
+from app.protocol.auth import AuthConfig
+from tests.check.helpers import by_status, collect
+
+# (check id, interface prefix): each a deviation of the SDK, docs/CHECKS.md.
+SDK_WARNINGS = {
+    ("card.version-unsupported", "GRPC 1.0"),
+    ("errors.invalid-params", "JSONRPC 0.3"),
+    ("push.config", "A2A 0.3:"),
+}
+JS_WARNINGS = {("errors.invalid-request", "JSONRPC 1.0")}
+
+
+def _warned(results: list[Any]) -> set[tuple[str, str]]:
+    found = by_status(results, CheckStatus.WARN)
+    return {(check_id, " ".join(where.split()[:2])) for check_id, where in found}
+
+
+async def test_the_demo_agent_fails_no_check(sdk_peer: dict[str, Any]) -> None:
+    events, results, end = await collect(CheckOptions(sdk_peer["card_url"], call_timeout_s=5))
+    assert by_status(results, CheckStatus.FAIL) == []
+    assert _warned(results) <= SDK_WARNINGS
+    assert end.reason is EndReason.COMPLETED
+    started = events[0]
+    assert isinstance(started, CheckStarted)
+    assert len(started.interfaces) == 6  # 1.0 and 0.3 over JSON-RPC, REST and gRPC
+    assert started.planned == len(results)
+    assert sum(isinstance(e, CheckProgress) for e in events) == len(results) - 1
+    passed = {r.check_id for r in results if r.status is CheckStatus.PASS}
+    # Every area the card's claims open was exercised and passed somewhere.
+    for check_id in (
+        "card.valid", "card.interface-answers", "core.send-message", "core.get-task",
+        "core.list-tasks", "errors.task-not-found", "errors.not-cancelable",
+        "errors.method-not-found", "streaming.lifecycle", "push.config", "push.delivery",
+        "extended-card.with-credentials", "parity.send", "parity.cancel",
+    ):  # fmt: skip
+        assert check_id in passed, check_id
+    assert end.counts[CheckStatus.PASS] == len(passed_results := by_status(results, CheckStatus.PASS))
+    assert passed_results
+
+
+async def test_the_js_peer_fails_no_check(js_peer: dict[str, Any]) -> None:
+    _, results, end = await collect(CheckOptions(js_peer["card_url"], call_timeout_s=5))
+    assert by_status(results, CheckStatus.FAIL) == []
+    assert _warned(results) <= JS_WARNINGS
+    assert end.reason is EndReason.COMPLETED
+    assert {r.check_id for r in results if r.status is CheckStatus.PASS} >= {
+        "parity.send", "parity.task-not-found", "push.delivery", "streaming.lifecycle",
+    }  # fmt: skip
+
+
+async def test_declared_security_is_enforced_by_the_demo_agent_with_a_token(
+    sdk_peer_token: dict[str, Any],
+) -> None:
+    options = CheckOptions(
+        sdk_peer_token["card_url"],
+        auth=AuthConfig.bearer(sdk_peer_token["token"]),
+        only=("security", "extended-card", "core.send"),
+    )
+    _, results, end = await collect(options)
+    assert by_status(results, CheckStatus.FAIL) == []
+    assert isinstance(end, CheckEnded)
+    statuses = {(r.check_id, r.status) for r in results}
+    assert ("security.unauthenticated", CheckStatus.PASS) in statuses
+    assert ("extended-card.without-credentials", CheckStatus.PASS) in statuses
+    assert ("core.send-message", CheckStatus.PASS) in statuses

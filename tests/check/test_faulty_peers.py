@@ -1,0 +1,38 @@
+"""Each planted defect of tests/check/faulty_peers.py is named by a failing check.
+
+The table is the proof docs/CHECKS.md quotes: defect → the check id that must fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.check.model import CheckStatus
+from app.check.runner import CheckOptions
+from app.protocol.auth import AuthConfig
+from tests.check.faulty_peers import TOKEN
+from tests.check.helpers import by_status, collect
+
+PLANTED = {
+    "no-stream": {"streaming.lifecycle"},
+    "wrong-codes": {"errors.task-not-found"},
+    "push-silent": {"push.delivery"},
+    "open-extended": {"extended-card.without-credentials"},
+    "rest-disagrees": {"parity.send", "parity.get-task"},
+}
+
+
+@pytest.mark.parametrize("defect", sorted(PLANTED))
+async def test_the_planted_defect_is_named_by_a_failing_check(
+    faulty_peers: dict[str, Any], defect: str
+) -> None:
+    auth = AuthConfig.bearer(TOKEN) if defect == "open-extended" else AuthConfig.none()
+    options = CheckOptions(faulty_peers["cards"][defect], auth=auth, call_timeout_s=3)
+    _, results, _ = await collect(options)
+    failed = {check_id for check_id, _ in by_status(results, CheckStatus.FAIL)}
+    assert PLANTED[defect] <= failed, by_status(results, CheckStatus.FAIL)
+    named = [r for r in results if r.check_id in PLANTED[defect] and r.status is CheckStatus.FAIL]
+    assert all(r.section.startswith("A2A 1.0 §") for r in named)
+    assert all(r.detail for r in named)
