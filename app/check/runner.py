@@ -140,8 +140,8 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
         if reason is EndReason.BUDGET:
             verdict = skipped(f"the run's budget of {options.budget_s:g} s ran out")
         else:
-            verdict = await _run_one(ctx, planned)
-            if ctx.remaining() <= 0 and verdict.status is CheckStatus.SKIP:
+            verdict, spent = await _run_one(ctx, planned)
+            if spent:
                 reason = EndReason.BUDGET
                 message = f"the budget of {options.budget_s:g} s ran out"
         yield result(_result(ctx, planned, verdict))
@@ -165,19 +165,22 @@ def _unreached(verdict: Verdict) -> bool:
     return verdict.detail.startswith(_NO_ANSWER)
 
 
-async def _run_one(ctx: CheckContext, planned: _Planned) -> Verdict:
+async def _run_one(ctx: CheckContext, planned: _Planned) -> tuple[Verdict, bool]:
+    """The check's verdict, and whether the run's budget is used up."""
     ctx.begin(planned.spec.check_id)
     left = ctx.remaining()
+    out_of_budget = skipped(f"the run's budget of {ctx.budget_s:g} s ran out during this check")
     if left <= 0:
-        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out")
+        return out_of_budget, True
     try:
         async with asyncio.timeout(left):
-            return await planned.spec.rule(ctx, planned.target)
+            return await planned.spec.rule(ctx, planned.target), False
     except (BudgetExhausted, TimeoutError):
-        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out during this check")
+        return out_of_budget, True
     except Exception as exc:  # a rule's own bug must not end the run or hide the others
         log.exception("check %s failed", planned.spec.check_id)
-        return Verdict(CheckStatus.WARN, f"the check could not run: {type(exc).__name__}: {exc}")
+        detail = f"the check could not run: {type(exc).__name__}: {exc}"
+        return Verdict(CheckStatus.WARN, detail), False
 
 
 def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResult:

@@ -132,7 +132,9 @@ class RestSaysWorking:
                         ],
                     }
             elif message["type"] == "http.response.body" and rewrite:
-                body = message.get("body", b"").replace(b"TASK_STATE_COMPLETED", b"TASK_STATE_WORKING")
+                body = message.get("body", b"").replace(
+                    b"TASK_STATE_COMPLETED", b"TASK_STATE_WORKING"
+                )
                 message = {**message, "body": body}
             await send(message)
 

@@ -46,7 +46,9 @@ async def test_the_demo_agent_fails_no_check(sdk_peer: dict[str, Any]) -> None:
         "extended-card.with-credentials", "parity.send", "parity.cancel",
     ):  # fmt: skip
         assert check_id in passed, check_id
-    assert end.counts[CheckStatus.PASS] == len(passed_results := by_status(results, CheckStatus.PASS))
+    assert end.counts[CheckStatus.PASS] == len(
+        passed_results := by_status(results, CheckStatus.PASS)
+    )
     assert passed_results
 
 
