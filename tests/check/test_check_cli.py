@@ -17,7 +17,7 @@ from app.commands.check import main
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]], str]:
     status = main(list(argv))
-    out, err = capsys.readouterr()
+    out = capsys.readouterr().out
     records = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     return status, records, out
 
