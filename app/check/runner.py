@@ -137,6 +137,7 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
     answered: list[bool] = []
     for done, planned in enumerate(plan):
         yield CheckProgress(done, len(plan), planned.spec.title)
+        began = clock.now()
         if reason is EndReason.BUDGET:
             verdict = skipped(f"the run's budget of {options.budget_s:g} s ran out")
         else:
@@ -144,7 +145,8 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
             if spent:
                 reason = EndReason.BUDGET
                 message = f"the budget of {options.budget_s:g} s ran out"
-        yield result(_result(ctx, planned, verdict))
+        took_ms = (clock.now() - began) * 1000.0
+        yield result(_result(ctx, planned, verdict, took_ms))
         if planned.spec.check_id == INTERFACE_ANSWERS:
             answered.append(verdict.status is CheckStatus.PASS or not _unreached(verdict))
             if len(answered) == len(targets) and not any(answered):
@@ -183,7 +185,9 @@ async def _run_one(ctx: CheckContext, planned: _Planned) -> tuple[Verdict, bool]
         return Verdict(CheckStatus.WARN, detail), False
 
 
-def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResult:
+def _result(
+    ctx: CheckContext, planned: _Planned, verdict: Verdict, duration_ms: float
+) -> CheckResult:
     spec = planned.spec
     version = planned.target.version if planned.target is not None else None
     return CheckResult(
@@ -195,6 +199,7 @@ def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResu
         detail=verdict.detail,
         interface=planned.interface,
         exchanges=ctx.exchanges(),
+        duration_ms=duration_ms,
     )
 
 
