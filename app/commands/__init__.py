@@ -40,6 +40,12 @@ def _history(argv: list[str]) -> int:
     return main(argv)
 
 
+def _push_receiver(argv: list[str]) -> int:
+    from app.commands.push_receiver import main
+
+    return main(argv)
+
+
 def _verify(argv: list[str]) -> int:
     from app.commands.verify import main
 
@@ -50,6 +56,7 @@ SUMMARIES: dict[str, str] = {
     "card": "fetch or read an Agent Card and check its shape and interfaces",
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "history": "list, show and export the recorded exchanges",
+    "push-receiver": "receive push notifications on loopback, printed as JSON lines",
     "run": "send the requests saved in an OpenAPI 3.2 document",
     "send": "send one A2A request, printed as JSON lines",
     "verify": "verify an Agent Card's JWS signatures against a JWKS",
@@ -60,6 +67,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "card": _card,
     "demo-agent": _demo_agent,
     "history": _history,
+    "push-receiver": _push_receiver,
     "run": _run,
     "send": _send,
     "verify": _verify,
