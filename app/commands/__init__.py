@@ -46,6 +46,12 @@ def _history(argv: list[str]) -> int:
     return main(argv)
 
 
+def _push_receiver(argv: list[str]) -> int:
+    from app.commands.push_receiver import main
+
+    return main(argv)
+
+
 def _verify(argv: list[str]) -> int:
     from app.commands.verify import main
 
@@ -57,6 +63,7 @@ SUMMARIES: dict[str, str] = {
     "check": "check an agent against its card on every binding (pass/fail/warn/skip)",
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "history": "list, show and export the recorded exchanges",
+    "push-receiver": "receive push notifications on loopback, printed as JSON lines",
     "run": "send the requests saved in an OpenAPI 3.2 document",
     "send": "send one A2A request, printed as JSON lines",
     "verify": "verify an Agent Card's JWS signatures against a JWKS",
@@ -68,6 +75,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "check": _check,
     "demo-agent": _demo_agent,
     "history": _history,
+    "push-receiver": _push_receiver,
     "run": _run,
     "send": _send,
     "verify": _verify,
