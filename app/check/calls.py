@@ -165,9 +165,15 @@ def build_request(
 
 
 async def perform(
-    settings: CallSettings, request: A2ARequest, *, operation: str, auth: bool = True
+    settings: CallSettings,
+    request: A2ARequest,
+    *,
+    operation: str,
+    auth: bool = True,
+    drop_after: int | None = None,
 ) -> CallResult:
-    """Send ``request``, record it, and summarise what came back."""
+    """Send ``request``, record it, and summarise what came back; with ``drop_after``, the
+    client drops a stream once that many items arrived (as a lost connection would)."""
     recorder = _recorder(settings, request, operation, auth)
     result = CallResult()
     # Closed explicitly: a cancelled check must not leave the exchange for the GC to end.
@@ -177,6 +183,9 @@ async def perform(
             if recorder is not None:
                 recorder.feed(event)
             _take(result, event, request.binding)
+            if drop_after is not None and len(result.items) >= drop_after:
+                result.outcome = Outcome.CANCELLED
+                break
     if recorder is not None:
         result.exchange_id = await asyncio.to_thread(_entry_id, recorder)
     return result

@@ -43,7 +43,7 @@ async def test_the_demo_agent_fails_no_check(sdk_peer: dict[str, Any]) -> None:
         "card.valid", "card.interface-answers", "core.send-message", "core.get-task",
         "core.list-tasks", "errors.task-not-found", "errors.not-cancelable",
         "errors.method-not-found", "streaming.lifecycle", "push.config", "push.delivery",
-        "extended-card.with-credentials", "parity.send", "parity.cancel",
+        "extended-card.with-credentials", "parity.send", "parity.cancel", "gaps.resubscribe",
     ):  # fmt: skip
         assert check_id in passed, check_id
     assert end.counts[CheckStatus.PASS] == len(
