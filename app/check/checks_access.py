@@ -40,9 +40,8 @@ def _is_card(value: Any) -> bool:
 
 
 def _claims_extended(ctx: CheckContext) -> bool:
-    return ctx.view.capabilities.extended_agent_card is True or (
-        ctx.card.get("supportsAuthenticatedExtendedCard") is True
-    )
+    # The view reads 1.0 capabilities.extendedAgentCard and 0.3 supportsAuthenticatedExtendedCard.
+    return ctx.view.capabilities.extended_agent_card is True
 
 
 async def extended_with_credentials(ctx: CheckContext, target: Target | None) -> Verdict:

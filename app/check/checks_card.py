@@ -39,13 +39,13 @@ async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict
         return failed(f"no answer at {target.url}: {call.describe()}")
     if not call.ok:
         return failed(
-            f"the {target.binding.value} {target.version.value} {ctx_method(target)} "
+            f"the {target.binding.value} {target.version.value} {_send_method(target)} "
             f"was not answered with a result: {call.describe()}"
         )
-    return passed(f"answered {ctx_method(target)} over {target.binding.value}")
+    return passed(f"answered {_send_method(target)} over {target.binding.value}")
 
 
-def ctx_method(target: Target) -> str:
+def _send_method(target: Target) -> str:
     return method_for_role(target.version, MethodRole.SEND).name
 
 

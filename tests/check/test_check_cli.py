@@ -31,7 +31,9 @@ def test_a_failed_check_exits_1_with_finding_records_and_a_junit_report(
 ) -> None:
     report = tmp_path / "report.xml"
     card = faulty_peers["cards"]["wrong-codes"]
-    status, records, _ = run(capsys, card, "--no-history", "--junit", str(report), "--timeout", "3")
+    status, records, _ = run(
+        capsys, card, "--no-history", "--junit", str(report), "--timeout", "3", "--interface", "0"
+    )
     assert status == 1
     assert records[0]["type"] == "check"
     assert records[0]["agent"] == "faulty peer: wrong-codes"
