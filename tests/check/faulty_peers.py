@@ -14,6 +14,9 @@ handler override or a small ASGI wrapper:
   callers without credentials;
 - ``rest-disagrees``: the REST binding reports ``TASK_STATE_WORKING`` where JSON-RPC says
   completed.
+
+``plain`` has no defect: it claims neither streaming nor push notifications, so the checks
+of what an agent must refuse when it does not claim a capability have a peer too.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ from app.demo.agent import DemoAgentExecutor
 CARD_PATH = "/.well-known/agent-card.json"
 TOKEN = "faulty-token"
 DEFECTS = ("no-stream", "wrong-codes", "push-silent", "open-extended", "rest-disagrees")
+PLAIN = "plain"
+"""No defect: an agent that claims neither streaming nor push (the SDK refuses both)."""
+PEERS = (*DEFECTS, PLAIN)
 
 
 class NoStreamHandler(DefaultRequestHandler):
@@ -154,7 +160,7 @@ def build_card(base: str, defect: str) -> AgentCard:
             AgentInterface(url=u, protocol_binding=b, protocol_version="1.0") for b, u in bindings
         ],
         capabilities=AgentCapabilities(
-            streaming=True,
+            streaming=defect != PLAIN,
             push_notifications=defect == "push-silent",
             extended_agent_card=defect == "open-extended",
         ),
@@ -204,13 +210,13 @@ async def serve() -> None:
     sock = socket.create_server(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     async with httpx.AsyncClient(timeout=5.0) as client:
-        mounts = [Mount(f"/{d}", app=build_peer(base, d, client)) for d in DEFECTS]
+        mounts = [Mount(f"/{d}", app=build_peer(base, d, client)) for d in PEERS]
         config = uvicorn.Config(Starlette(routes=mounts), log_level="warning", lifespan="off")
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started:
             await asyncio.sleep(0.01)
-        cards = {d: f"{base}/{d}{CARD_PATH}" for d in DEFECTS}
+        cards = {d: f"{base}/{d}{CARD_PATH}" for d in PEERS}
         print(json.dumps({"event": "ready", "base_url": base, "cards": cards}), flush=True)
         await task
 

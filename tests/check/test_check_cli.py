@@ -142,3 +142,32 @@ def test_a_card_file_is_read_from_disk(
     status, records, _ = run(capsys, str(card), "--no-history", "--interface", "1")
     assert records[0]["card_url"] == str(card)
     assert status == 1  # the no-stream peer's defect, now over REST
+
+
+def test_a_card_whose_interfaces_do_not_answer_exits_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    port = _closed_port()
+    card = {
+        "name": "gone",
+        "description": "an agent that is not running",
+        "version": "1",
+        "supportedInterfaces": [
+            {
+                "url": f"http://127.0.0.1:{port}/",
+                "protocolBinding": "JSONRPC",
+                "protocolVersion": "1.0",
+            }
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [],
+    }
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    status, records, _ = run(capsys, str(path), "--no-history", "--timeout", "2")
+    assert status == 2
+    assert records[-1]["reason"] == "unreachable"
+    answers = [r for r in records if r.get("id") == "card.interface-answers"]
+    assert [r["status"] for r in answers] == ["fail"]

@@ -41,3 +41,14 @@ async def test_the_planted_defect_is_named_by_a_failing_check(
     named = [r for r in results if r.check_id in PLANTED[defect] and r.status is CheckStatus.FAIL]
     assert all(r.section.startswith("A2A 1.0 §") for r in named)
     assert all(r.detail for r in named)
+
+
+async def test_an_agent_claiming_no_streaming_refuses_the_stream_method(
+    faulty_peers: dict[str, Any],
+) -> None:
+    options = CheckOptions(faulty_peers["cards"]["plain"], only=("streaming.", "push."))
+    _, results, _ = await collect(options)
+    assert by_status(results, CheckStatus.FAIL) == []
+    refused = [r for r in results if r.check_id == "streaming.refused"]
+    assert [r.status for r in refused] == [CheckStatus.PASS, CheckStatus.PASS]
+    assert {r.status for r in results if r.check_id.startswith("push.")} == {CheckStatus.SKIP}
