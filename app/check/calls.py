@@ -16,6 +16,8 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import httpx
+
 from app.check.target import Target
 from app.history.recorder import Recorder, Writer
 from app.history.store import HistoryStore
@@ -113,6 +115,9 @@ class CallSettings:
     history: HistorySink | None = None
     extensions: tuple[str, ...] = ()
     """Extensions every call activates (the user's, and those the card requires)."""
+    http: httpx.AsyncClient | None = None
+    """One client for the run's direct, default-TLS calls: its pool and TLS context are
+    made once, not per call (:func:`app.protocol.exchange.run`)."""
 
 
 def build_request(
@@ -177,7 +182,7 @@ async def perform(
     recorder = _recorder(settings, request, operation, auth)
     result = CallResult()
     # Closed explicitly: a cancelled check must not leave the exchange for the GC to end.
-    events = cast(AsyncGenerator[ExchangeEvent, None], exchange.run(request))
+    events = cast(AsyncGenerator[ExchangeEvent, None], exchange.run(request, http=settings.http))
     async with aclosing(events):
         async for event in events:
             if recorder is not None:

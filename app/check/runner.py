@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import httpx
 
 from app.check.calls import CallSettings, HistorySink
 from app.check.context import BudgetExhausted, CheckContext
@@ -38,10 +41,11 @@ from app.check.target import Target
 from app.errors import UsageError
 from app.protocol.auth import AuthConfig
 from app.protocol.card.fetch import fetch_card
-from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
+from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
 from app.protocol.clock import Clock
-from app.protocol.network import NetworkOptions
+from app.protocol.http import client_for
+from app.protocol.network import DIRECT, NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
@@ -108,6 +112,35 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
         yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
         return
     targets, unspeakable = _targets(view, options.interface)
+    http = await asyncio.to_thread(
+        client_for, options.card_url, DIRECT, timeout=options.call_timeout_s
+    )
+    checks = _checks(options, reading, findings, targets, unspeakable, http, clock)
+    try:
+        async with aclosing(checks):
+            async for event in checks:
+                yield event
+    finally:
+        await http.aclose()
+
+
+async def _checks(
+    options: CheckOptions,
+    reading: CardRead,
+    findings: CardFindings,
+    targets: tuple[Target, ...],
+    unspeakable: list[str],
+    http: httpx.AsyncClient,
+    clock: Clock,
+) -> AsyncGenerator[CheckEvent, None]:
+    counts: dict[CheckStatus, int] = dict.fromkeys(CheckStatus, 0)
+
+    def result(item: CheckResult) -> CheckResult:
+        counts[item.status] += 1
+        return item
+
+    view = findings.view
+    assert view is not None and isinstance(reading.card, dict)
     ctx = CheckContext(
         card=reading.card,
         view=view,
@@ -119,6 +152,7 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
             options.call_timeout_s,
             options.history,
             _extensions(view, options.extensions),
+            http,
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,

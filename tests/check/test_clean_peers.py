@@ -18,6 +18,7 @@ SDK_WARNINGS = {
     ("card.version-unsupported", "GRPC 1.0"),
     ("errors.invalid-params", "JSONRPC 0.3"),
     ("push.config", "A2A 0.3:"),
+    ("streaming.subscribe-unknown", "HTTP+JSON 0.3"),
 }
 JS_WARNINGS = {("errors.invalid-request", "JSONRPC 1.0")}
 
@@ -41,7 +42,7 @@ async def test_the_demo_agent_fails_no_check(sdk_peer: dict[str, Any]) -> None:
     # Every area the card's claims open was exercised and passed somewhere.
     for check_id in (
         "card.valid", "card.interface-answers", "core.send-message", "core.get-task",
-        "core.list-tasks", "errors.task-not-found", "errors.not-cancelable",
+        "core.list-tasks", "core.cancel-task", "errors.task-not-found", "errors.not-cancelable",
         "errors.method-not-found", "streaming.lifecycle", "push.config", "push.delivery",
         "extended-card.with-credentials", "parity.send", "parity.cancel", "gaps.resubscribe",
     ):  # fmt: skip
