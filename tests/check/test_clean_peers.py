@@ -6,6 +6,8 @@ The warnings allowed are the peers' real deviations, explained in docs/CHECKS.md
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from app.check.model import CheckEnded, CheckProgress, CheckStarted, CheckStatus, EndReason
@@ -78,3 +80,41 @@ async def test_declared_security_is_enforced_by_the_demo_agent_with_a_token(
     assert ("security.unauthenticated", CheckStatus.PASS) in statuses
     assert ("extended-card.without-credentials", CheckStatus.PASS) in statuses
     assert ("core.send-message", CheckStatus.PASS) in statuses
+
+
+async def test_a_pure_0_3_card_is_checked_over_its_0_3_interfaces(
+    sdk_peer: dict[str, Any], tmp_path: Path
+) -> None:
+    # The demo agent's 0.3 interfaces, described the 0.3 way: url + preferredTransport +
+    # additionalInterfaces, supportsAuthenticatedExtendedCard.
+    card = {
+        "name": "demo, as a 0.3 card",
+        "description": "the demo agent's 0.3 interfaces",
+        "version": "1.0.0",
+        "protocolVersion": "0.3.0",
+        "url": sdk_peer["jsonrpc_url"],
+        "preferredTransport": "JSONRPC",
+        "additionalInterfaces": [
+            {"url": sdk_peer["jsonrpc_url"], "transport": "JSONRPC"},
+            {"url": sdk_peer["rest_url"], "transport": "HTTP+JSON"},
+            {"url": sdk_peer["grpc_target"], "transport": "GRPC"},
+        ],
+        "capabilities": {"streaming": True, "pushNotifications": True},
+        "supportsAuthenticatedExtendedCard": True,
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "echo", "tags": ["demo"]}],
+    }
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    events, results, end = await collect(CheckOptions(str(path), call_timeout_s=5))
+    started = events[0]
+    assert isinstance(started, CheckStarted)
+    assert [label.split()[:2] for label in started.interfaces] == [
+        ["JSONRPC", "0.3"], ["HTTP+JSON", "0.3"], ["GRPC", "0.3"],
+    ]  # fmt: skip
+    assert by_status(results, CheckStatus.FAIL) == []
+    assert _warned(results) <= SDK_WARNINGS
+    passed = {r.check_id for r in results if r.status is CheckStatus.PASS}
+    assert {"parity.send", "extended-card.with-credentials", "push.delivery"} <= passed
+    assert end.reason is EndReason.COMPLETED
