@@ -38,9 +38,14 @@ async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict
     if call.unreachable:
         return failed(f"no answer at {target.url}: {call.describe()}")
     if not call.ok:
+        hint = ""
+        if call.status in (401, 403) or (
+            call.rpc_error and call.rpc_error.code == "UNAUTHENTICATED"
+        ):
+            hint = " (the agent wants credentials: --bearer, --basic, --api-key or --oauth2)"
         return failed(
             f"the {target.binding.value} {target.version.value} {_send_method(target)} "
-            f"was not answered with a result: {call.describe()}"
+            f"was not answered with a result: {call.describe()}{hint}"
         )
     return passed(f"answered {_send_method(target)} over {target.binding.value}")
 

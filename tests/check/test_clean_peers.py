@@ -118,3 +118,18 @@ async def test_a_pure_0_3_card_is_checked_over_its_0_3_interfaces(
     passed = {r.check_id for r in results if r.status is CheckStatus.PASS}
     assert {"parity.send", "extended-card.with-credentials", "push.delivery"} <= passed
     assert end.reason is EndReason.COMPLETED
+
+
+async def test_without_credentials_a_secured_agent_says_what_it_wants(
+    sdk_peer_token: dict[str, Any],
+) -> None:
+    options = CheckOptions(sdk_peer_token["card_url"], interface=0, only=("security",))
+    _, results, end = await collect(options)
+    answers = [r for r in results if r.check_id == "card.interface-answers"]
+    assert [r.status for r in answers] == [CheckStatus.FAIL]
+    assert "wants credentials" in answers[0].detail
+    # Refused, not unreachable: the checks go on.
+    assert end.reason is EndReason.COMPLETED
+    assert ("security.unauthenticated", CheckStatus.PASS) in {
+        (r.check_id, r.status) for r in results
+    }
