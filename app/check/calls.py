@@ -151,7 +151,9 @@ def build_request(
         body = render_body(spec, target.binding, ctx or TemplateContext())
     extra = (*settings.headers, *headers)
     if not auth:
-        extra = tuple(pair for pair in extra if pair[0].lower() not in _CREDENTIAL_HEADERS)
+        # Also a credential typed as a plain --header under the API key's name.
+        secret = _CREDENTIAL_HEADERS | {n.lower() for n in secret_header_names(settings.auth)}
+        extra = tuple(pair for pair in extra if pair[0].lower() not in secret)
     timeout = settings.timeout_s if timeout_s is None else timeout_s
     request = A2ARequest(
         endpoint=target.url,

@@ -13,10 +13,13 @@ handler override or a small ASGI wrapper:
 - ``open-extended``: the card declares bearer security, yet the extended card is served to
   callers without credentials;
 - ``rest-disagrees``: the REST binding reports ``TASK_STATE_WORKING`` where JSON-RPC says
-  completed.
+  completed;
+- ``extension-ignored``: the card requires an extension; requests without it are served
+  (the SDK does not enforce ``required``).
 
-``plain`` has no defect: it claims neither streaming nor push notifications, so the checks
-of what an agent must refuse when it does not claim a capability have a peer too.
+Two have no defect, so the rules' passing side has a peer too: ``plain`` claims neither
+streaming nor push notifications; ``extension-enforced`` requires an extension and refuses a
+send without it (ExtensionSupportRequired).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from a2a.server.tasks import (
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
+    AgentExtension,
     AgentInterface,
     AgentSkill,
     GetTaskRequest,
@@ -51,7 +55,12 @@ from a2a.types import (
     StringList,
     Task,
 )
-from a2a.utils.errors import InternalError, TaskNotFoundError, UnsupportedOperationError
+from a2a.utils.errors import (
+    ExtensionSupportRequiredError,
+    InternalError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Mount
@@ -61,10 +70,20 @@ from app.demo.agent import DemoAgentExecutor
 
 CARD_PATH = "/.well-known/agent-card.json"
 TOKEN = "faulty-token"
-DEFECTS = ("no-stream", "wrong-codes", "push-silent", "open-extended", "rest-disagrees")
+DEFECTS = (
+    "no-stream",
+    "wrong-codes",
+    "push-silent",
+    "open-extended",
+    "rest-disagrees",
+    "extension-ignored",
+)
 PLAIN = "plain"
 """No defect: an agent that claims neither streaming nor push (the SDK refuses both)."""
-PEERS = (*DEFECTS, PLAIN)
+ENFORCED = "extension-enforced"
+"""No defect: an agent requiring an extension that refuses requests without it."""
+PEERS = (*DEFECTS, PLAIN, ENFORCED)
+EXTENSION = "https://example.invalid/a2a/ext/required-v1"
 
 
 class NoStreamHandler(DefaultRequestHandler):
@@ -85,6 +104,15 @@ class WrongCodesHandler(DefaultRequestHandler):
             return await super().on_get_task(params, context)
         except TaskNotFoundError:
             raise InternalError(message="no such task") from None
+
+
+class ExtensionHandler(DefaultRequestHandler):
+    """Refuses a send that does not activate the card's required extension."""
+
+    async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Any:
+        if EXTENSION not in context.requested_extensions:
+            raise ExtensionSupportRequiredError(message=f"{EXTENSION} is required")
+        return await super().on_message_send(params, context)
 
 
 class SilentPushSender(BasePushNotificationSender):
@@ -163,6 +191,9 @@ def build_card(base: str, defect: str) -> AgentCard:
             streaming=defect != PLAIN,
             push_notifications=defect == "push-silent",
             extended_agent_card=defect == "open-extended",
+            extensions=[AgentExtension(uri=EXTENSION, required=True)]
+            if defect in ("extension-ignored", ENFORCED)
+            else [],
         ),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain"],
@@ -181,6 +212,7 @@ def build_peer(base: str, defect: str, client: httpx.AsyncClient) -> ASGIApp:
     handler_class: type[DefaultRequestHandler] = {
         "no-stream": NoStreamHandler,
         "wrong-codes": WrongCodesHandler,
+        ENFORCED: ExtensionHandler,
     }.get(defect, DefaultRequestHandler)
     push_store = InMemoryPushNotificationConfigStore()
     sender_class = SilentPushSender if defect == "push-silent" else BasePushNotificationSender

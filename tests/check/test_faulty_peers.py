@@ -21,6 +21,7 @@ PLANTED = {
     "push-silent": {"push.delivery"},
     "open-extended": {"extended-card.without-credentials"},
     "rest-disagrees": {"parity.send", "parity.get-task"},
+    "extension-ignored": {"extensions.required"},
 }
 
 
@@ -52,3 +53,16 @@ async def test_an_agent_claiming_no_streaming_refuses_the_stream_method(
     refused = [r for r in results if r.check_id == "streaming.refused"]
     assert [r.status for r in refused] == [CheckStatus.PASS, CheckStatus.PASS]
     assert {r.status for r in results if r.check_id.startswith("push.")} == {CheckStatus.SKIP}
+
+
+async def test_an_enforced_required_extension_passes_and_every_other_call_carries_it(
+    faulty_peers: dict[str, Any],
+) -> None:
+    options = CheckOptions(
+        faulty_peers["cards"]["extension-enforced"], only=("extensions.", "core.")
+    )
+    _, results, _ = await collect(options)
+    assert by_status(results, CheckStatus.FAIL) == []
+    statuses = {(r.check_id, r.status) for r in results}
+    assert ("extensions.required", CheckStatus.PASS) in statuses
+    assert ("core.send-message", CheckStatus.PASS) in statuses
