@@ -20,6 +20,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin
 
 import httpx
 
@@ -111,7 +112,7 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
         yield result(_unavailable(reading, options.card_url))
         yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
         return
-    targets, unspeakable = _targets(view, options.interface)
+    targets, unspeakable = _targets(view, options.interface, reading.source)
     http = await asyncio.to_thread(
         client_for, options.card_url, DIRECT, timeout=options.call_timeout_s
     )
@@ -252,7 +253,9 @@ def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
     return plan
 
 
-def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], list[str]]:
+def _targets(
+    view: CardView, index: int | None, card_url: str
+) -> tuple[tuple[Target, ...], list[str]]:
     interfaces = list(enumerate(view.interfaces))
     if index is not None:
         if not 0 <= index < len(interfaces):
@@ -269,7 +272,7 @@ def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], lis
         targets.append(
             Target(
                 i,
-                iface.url,
+                _absolute(iface.url, iface.binding, card_url),
                 Binding(iface.binding),
                 ProtocolVersion(iface.major_minor),
                 iface.tenant,
@@ -282,6 +285,14 @@ def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
     # A required extension left out would refuse every call (extensions.required judges that).
     required = [e.uri for e in view.capabilities.extensions if e.required and e.uri]
     return tuple(dict.fromkeys((*given, *required)))
+
+
+def _absolute(url: str, binding: str, card_url: str) -> str:
+    """A relative HTTP interface URL resolved against the card's URL (as a browser would;
+    ``a2a-workbench card`` flags it); gRPC's ``host:port`` and absolute URLs unchanged."""
+    if binding == Binding.GRPC.value or "://" in url or "://" not in card_url:
+        return url
+    return urljoin(card_url, url)
 
 
 async def _read(options: CheckOptions) -> CardRead:

@@ -123,3 +123,13 @@ def test_parity_reads_every_dialect_alike_and_names_what_differs() -> None:
     lines = differences(normals)
     assert lines[0] == "state: JSONRPC: 'completed', HTTP+JSON: 'working', GRPC: 'completed'"
     assert any(line.startswith("artifacts:") for line in lines)
+
+
+def test_a_relative_interface_url_is_resolved_against_the_card_url() -> None:
+    from app.check.runner import _absolute
+
+    card = "http://127.0.0.1:8000/agents/a/.well-known/agent-card.json"
+    assert _absolute("/a2a", "JSONRPC", card) == "http://127.0.0.1:8000/a2a"
+    assert _absolute("http://h/x", "HTTP+JSON", card) == "http://h/x"
+    assert _absolute("h:50051", "GRPC", card) == "h:50051"
+    assert _absolute("/a2a", "JSONRPC", "card.json") == "/a2a"  # a file names no host
