@@ -11,6 +11,9 @@ from app.protocol.card.shape import CardProblem, Severity
 from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
 
+NO_ANSWER = "no answer at "
+"""How ``card.interface-answers`` begins when nothing answered (the runner then stops)."""
+
 UNSUPPORTED_VERSION = "99.0"
 """An ``A2A-Version`` no agent speaks (a major version far ahead)."""
 
@@ -36,7 +39,7 @@ async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict
     assert target is not None
     call = await ctx.first_send(target)
     if call.unreachable:
-        return failed(f"no answer at {target.url}: {call.describe()}")
+        return failed(f"{NO_ANSWER}{target.url}: {call.describe()}")
     if not call.ok:
         hint = ""
         if call.status in (401, 403) or (

@@ -25,6 +25,7 @@ from urllib.parse import urljoin
 import httpx
 
 from app.check.calls import CallSettings, HistorySink
+from app.check.checks_card import NO_ANSWER
 from app.check.context import BudgetExhausted, CheckContext
 from app.check.model import (
     CheckArea,
@@ -98,18 +99,13 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
         UsageError: ``options.interface`` is not an index of the card's interfaces.
     """
     clock = Clock()
-    counts: dict[CheckStatus, int] = dict.fromkeys(CheckStatus, 0)
-
-    def result(item: CheckResult) -> CheckResult:
-        counts[item.status] += 1
-        return item
-
     reading = await _read(options)
     findings = examine(reading)
     view = findings.view
     if view is None or not isinstance(reading.card, dict):
+        counts = {**dict.fromkeys(CheckStatus, 0), CheckStatus.FAIL: 1}
         yield CheckStarted(options.card_url, "", (), 1)
-        yield result(_unavailable(reading, options.card_url))
+        yield _unavailable(reading, options.card_url)
         yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
         return
     targets, unspeakable = _targets(view, options.interface, reading.source)
@@ -195,11 +191,8 @@ async def _checks(
     yield CheckEnded(reason, counts, clock.now() * 1000.0, message)
 
 
-_NO_ANSWER = "no answer at "
-
-
 def _unreached(verdict: Verdict) -> bool:
-    return verdict.detail.startswith(_NO_ANSWER)
+    return verdict.detail.startswith(NO_ANSWER)
 
 
 async def _run_one(ctx: CheckContext, planned: _Planned) -> tuple[Verdict, bool]:
