@@ -16,6 +16,8 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import httpx
+
 from app.check.target import Target
 from app.history.recorder import Recorder, Writer
 from app.history.store import HistoryStore
@@ -113,6 +115,9 @@ class CallSettings:
     history: HistorySink | None = None
     extensions: tuple[str, ...] = ()
     """Extensions every call activates (the user's, and those the card requires)."""
+    http: httpx.AsyncClient | None = None
+    """One client for the run's direct, default-TLS calls: its pool and TLS context are
+    made once, not per call (:func:`app.protocol.exchange.run`)."""
 
 
 def build_request(
@@ -146,7 +151,9 @@ def build_request(
         body = render_body(spec, target.binding, ctx or TemplateContext())
     extra = (*settings.headers, *headers)
     if not auth:
-        extra = tuple(pair for pair in extra if pair[0].lower() not in _CREDENTIAL_HEADERS)
+        # Also a credential typed as a plain --header under the API key's name.
+        secret = _CREDENTIAL_HEADERS | {n.lower() for n in secret_header_names(settings.auth)}
+        extra = tuple(pair for pair in extra if pair[0].lower() not in secret)
     timeout = settings.timeout_s if timeout_s is None else timeout_s
     request = A2ARequest(
         endpoint=target.url,
@@ -165,18 +172,27 @@ def build_request(
 
 
 async def perform(
-    settings: CallSettings, request: A2ARequest, *, operation: str, auth: bool = True
+    settings: CallSettings,
+    request: A2ARequest,
+    *,
+    operation: str,
+    auth: bool = True,
+    drop_after: int | None = None,
 ) -> CallResult:
-    """Send ``request``, record it, and summarise what came back."""
+    """Send ``request``, record it, and summarise what came back; with ``drop_after``, the
+    client drops a stream once that many items arrived (as a lost connection would)."""
     recorder = _recorder(settings, request, operation, auth)
     result = CallResult()
     # Closed explicitly: a cancelled check must not leave the exchange for the GC to end.
-    events = cast(AsyncGenerator[ExchangeEvent, None], exchange.run(request))
+    events = cast(AsyncGenerator[ExchangeEvent, None], exchange.run(request, http=settings.http))
     async with aclosing(events):
         async for event in events:
             if recorder is not None:
                 recorder.feed(event)
             _take(result, event, request.binding)
+            if drop_after is not None and len(result.items) >= drop_after:
+                result.outcome = Outcome.CANCELLED
+                break
     if recorder is not None:
         result.exchange_id = await asyncio.to_thread(_entry_id, recorder)
     return result

@@ -40,9 +40,8 @@ def _is_card(value: Any) -> bool:
 
 
 def _claims_extended(ctx: CheckContext) -> bool:
-    return ctx.view.capabilities.extended_agent_card is True or (
-        ctx.card.get("supportsAuthenticatedExtendedCard") is True
-    )
+    # The view reads 1.0 capabilities.extendedAgentCard and 0.3 supportsAuthenticatedExtendedCard.
+    return ctx.view.capabilities.extended_agent_card is True
 
 
 async def extended_with_credentials(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -122,13 +121,13 @@ CHECKS = (
         "A2A 1.0 §3.1.11, §8.4",
         "A2A 0.3 §7.10",
         extended_with_credentials,
-        tck="Agent Card (capability)",
+        tck="Agent Card (extended card)",
     ),
     CheckSpec(
         "extended-card.without-credentials",
         CheckArea.EXTENDED_CARD,
         "extendedAgentCard: the extended card is refused without credentials",
-        "A2A 1.0 §3.1.11, §7.3",
+        "A2A 1.0 §3.1.11, §7",
         "A2A 0.3 §7.10",
         extended_without_credentials,
         tck="Authentication",
@@ -146,8 +145,8 @@ CHECKS = (
         "security.unauthenticated",
         CheckArea.SECURITY,
         "declared security: a request without credentials is refused",
-        "A2A 1.0 §7.3, §7.4",
-        "A2A 0.3 §4.4",
+        "A2A 1.0 §7",
+        "A2A 0.3 §4",
         unauthenticated,
         tck="Authentication",
     ),

@@ -11,6 +11,9 @@ from app.protocol.card.shape import CardProblem, Severity
 from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
 
+NO_ANSWER = "no answer at "
+"""How ``card.interface-answers`` begins when nothing answered (the runner then stops)."""
+
 UNSUPPORTED_VERSION = "99.0"
 """An ``A2A-Version`` no agent speaks (a major version far ahead)."""
 
@@ -36,16 +39,21 @@ async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict
     assert target is not None
     call = await ctx.first_send(target)
     if call.unreachable:
-        return failed(f"no answer at {target.url}: {call.describe()}")
+        return failed(f"{NO_ANSWER}{target.url}: {call.describe()}")
     if not call.ok:
+        hint = ""
+        if call.status in (401, 403) or (
+            call.rpc_error and call.rpc_error.code == "UNAUTHENTICATED"
+        ):
+            hint = " (the agent wants credentials: --bearer, --basic, --api-key or --oauth2)"
         return failed(
-            f"the {target.binding.value} {target.version.value} {ctx_method(target)} "
-            f"was not answered with a result: {call.describe()}"
+            f"the {target.binding.value} {target.version.value} {_send_method(target)} "
+            f"was not answered with a result: {call.describe()}{hint}"
         )
-    return passed(f"answered {ctx_method(target)} over {target.binding.value}")
+    return passed(f"answered {_send_method(target)} over {target.binding.value}")
 
 
-def ctx_method(target: Target) -> str:
+def _send_method(target: Target) -> str:
     return method_for_role(target.version, MethodRole.SEND).name
 
 

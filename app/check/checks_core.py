@@ -9,6 +9,7 @@ from app.check.context import CheckContext, message_of, task_of, task_state
 from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped
 from app.check.target import Target
+from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import Binding, ProtocolVersion
 
 
@@ -82,6 +83,44 @@ async def get_task(ctx: CheckContext, target: Target | None) -> Verdict:
     return passed(f"task {task['id']} is {task_state(got)}")
 
 
+RUNNING_TASK_TEXT = "stream 20 100"
+"""A task that runs ≈ 2 s on the demo and test peers: long enough to be cancelled."""
+
+
+def _non_blocking(target: Target, text: str) -> dict[str, Any]:
+    """A send that returns as soon as the task exists (1.0 ``returnImmediately``, 0.3
+    ``blocking: false``)."""
+    spec = method_for_role(target.version, MethodRole.SEND)
+    params: dict[str, Any] = spec.template(target.binding, TemplateContext(text=text))
+    if target.v1:
+        params["configuration"] = {"returnImmediately": True}
+    else:
+        params["configuration"] = {"blocking": False}
+    return params
+
+
+async def cancel_task(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    method = method_for_role(target.version, MethodRole.SEND).name
+    sent = await ctx.call(target, method, params=_non_blocking(target, RUNNING_TASK_TEXT))
+    task = task_of(sent.value)
+    if not sent.ok or task is None or not isinstance(task.get("id"), str):
+        return skipped(f"no running task to cancel: {sent.describe()}")
+    if task_state(task) not in ("submitted", "working"):
+        return skipped(f"the task was already {task_state(task)} when the send returned")
+    call = await ctx.role_call(target, MethodRole.CANCEL, TemplateContext(task_id=task["id"]))
+    if not call.ok:
+        return failed(f"CancelTask of a running task failed: {call.describe()}")
+    got = task_of(call.value)
+    if got is None:
+        return failed("CancelTask did not answer with the Task")
+    if got.get("id") != task["id"]:
+        return failed(f"CancelTask answered task {got.get('id')!r}, not {task['id']!r}")
+    if task_state(got) != "canceled":
+        return failed(f"after CancelTask the task is {task_state(got) or 'in no known state'}")
+    return passed(f"task {task['id']} canceled")
+
+
 def _tasks_page(value: Any) -> tuple[list[Any], str] | None:
     if not isinstance(value, dict) or not isinstance(value.get("tasks", []), list):
         return None
@@ -138,6 +177,15 @@ CHECKS = (
         "A2A 1.0 §3.1.3",
         "A2A 0.3 §7.3",
         get_task,
+        tck="Task management",
+    ),
+    CheckSpec(
+        "core.cancel-task",
+        CheckArea.CORE,
+        "CancelTask of a running task cancels it",
+        "A2A 1.0 §3.1.5",
+        "A2A 0.3 §7.4",
+        cancel_task,
         tck="Task management",
     ),
     CheckSpec(

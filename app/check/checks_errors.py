@@ -188,6 +188,6 @@ CHECKS = (
         "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
         "A2A 0.3 §8.1",
         invalid_request,
-        tck="JSON-RPC 2.0 compliance",
+        tck="JSON-RPC 2.0 compliance / Protocol violations",
     ),
 )

@@ -8,10 +8,10 @@ method is refused with an error, not served and not dropped.
 
 from __future__ import annotations
 
-from app.check.context import CheckContext
+from app.check.context import UNKNOWN_TASK_ID, CheckContext
 from app.check.model import CheckArea
-from app.check.spec import CheckSpec, Verdict, failed, passed, skipped
-from app.check.target import Target
+from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
+from app.check.target import TASK_NOT_FOUND, Target, expected_form, matches
 from app.protocol.catalog import MethodRole, TemplateContext
 from app.protocol.events import ErrorKind
 from app.protocol.lifecycle import StreamEnding, StreamLinter
@@ -65,6 +65,28 @@ async def stream_refused(ctx: CheckContext, target: Target | None) -> Verdict:
     return failed(f"the stream method was not refused cleanly: {call.describe()}")
 
 
+async def subscribe_unknown(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    if _streaming(ctx) is not True:
+        return skipped("the card does not claim streaming")
+    call = await ctx.role_call(
+        target, MethodRole.SUBSCRIBE, TemplateContext(task_id=UNKNOWN_TASK_ID)
+    )
+    error = call.rpc_error
+    want = expected_form(target.binding, TASK_NOT_FOUND)
+    if error is not None and matches(target.binding, TASK_NOT_FOUND, error, call.body):
+        return passed(f"refused with {want}")
+    if call.items and error is None:
+        return failed(f"a stream of an unknown task was served; expected {want}")
+    if call.status is not None and not call.items:
+        # Answered, then the connection cut before any event: not served, but not the
+        # error either (a2a-sdk's 0.3 REST route does this; docs/CHECKS.md).
+        return warned(
+            f"the server cut the connection (HTTP {call.status}) instead of answering {want}"
+        )
+    return failed(f"expected {want}, got {call.describe()}")
+
+
 CHECKS = (
     CheckSpec(
         "streaming.lifecycle",
@@ -73,6 +95,15 @@ CHECKS = (
         "A2A 1.0 §3.1.2, §11.7",
         "A2A 0.3 §7.2, §7.2.2",
         stream_lifecycle,
+        tck="Streaming capability",
+    ),
+    CheckSpec(
+        "streaming.subscribe-unknown",
+        CheckArea.STREAMING,
+        "streaming: SubscribeToTask of an unknown task id gets TaskNotFound",
+        "A2A 1.0 §3.1.6, §5.4",
+        "A2A 0.3 §7.9, §8.2",
+        subscribe_unknown,
         tck="Streaming capability",
     ),
     CheckSpec(

@@ -74,8 +74,10 @@ class CheckContext:
         headers: Headers = (),
         auth: bool = True,
         extensions: Sequence[str] | None = None,
+        drop_after: int | None = None,
     ) -> CallResult:
-        """One exchange with ``target``, bounded by the call timeout and the budget."""
+        """One exchange with ``target``, bounded by the call timeout and the budget
+        (``drop_after``: :func:`app.check.calls.perform`)."""
         left = self.remaining()
         if left <= 0.05:
             raise BudgetExhausted
@@ -91,7 +93,10 @@ class CheckContext:
             auth=auth,
             extensions=extensions,
         )
-        return self.cite(await perform(settings, request, operation=self.operation, auth=auth))
+        done = await perform(
+            settings, request, operation=self.operation, auth=auth, drop_after=drop_after
+        )
+        return self.cite(done)
 
     async def role_call(
         self, target: Target, role: MethodRole, ctx: TemplateContext | None = None, **kw: Any

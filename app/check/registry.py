@@ -7,6 +7,7 @@ from app.check import (
     checks_card,
     checks_core,
     checks_errors,
+    checks_gaps,
     checks_parity,
     checks_push,
     checks_streaming,
@@ -21,6 +22,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     *checks_push.CHECKS,
     *checks_access.CHECKS,
     *checks_parity.CHECKS,
+    *checks_gaps.CHECKS,
 )
 
 CARD_AVAILABLE = "card.available"

@@ -16,11 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin
+
+import httpx
 
 from app.check.calls import CallSettings, HistorySink
+from app.check.checks_card import NO_ANSWER
 from app.check.context import BudgetExhausted, CheckContext
 from app.check.model import (
     CheckArea,
@@ -38,10 +43,11 @@ from app.check.target import Target
 from app.errors import UsageError
 from app.protocol.auth import AuthConfig
 from app.protocol.card.fetch import fetch_card
-from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
+from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
 from app.protocol.clock import Clock
-from app.protocol.network import NetworkOptions
+from app.protocol.http import client_for
+from app.protocol.network import DIRECT, NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
@@ -93,21 +99,45 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
         UsageError: ``options.interface`` is not an index of the card's interfaces.
     """
     clock = Clock()
+    reading = await _read(options)
+    findings = examine(reading)
+    view = findings.view
+    if view is None or not isinstance(reading.card, dict):
+        counts = {**dict.fromkeys(CheckStatus, 0), CheckStatus.FAIL: 1}
+        yield CheckStarted(options.card_url, "", (), 1)
+        yield _unavailable(reading, options.card_url)
+        yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
+        return
+    targets, unspeakable = _targets(view, options.interface, reading.source)
+    http = await asyncio.to_thread(
+        client_for, options.card_url, DIRECT, timeout=options.call_timeout_s
+    )
+    checks = _checks(options, reading, findings, targets, unspeakable, http, clock)
+    try:
+        async with aclosing(checks):
+            async for event in checks:
+                yield event
+    finally:
+        await http.aclose()
+
+
+async def _checks(
+    options: CheckOptions,
+    reading: CardRead,
+    findings: CardFindings,
+    targets: tuple[Target, ...],
+    unspeakable: list[str],
+    http: httpx.AsyncClient,
+    clock: Clock,
+) -> AsyncGenerator[CheckEvent, None]:
     counts: dict[CheckStatus, int] = dict.fromkeys(CheckStatus, 0)
 
     def result(item: CheckResult) -> CheckResult:
         counts[item.status] += 1
         return item
 
-    reading = await _read(options)
-    findings = examine(reading)
     view = findings.view
-    if view is None or not isinstance(reading.card, dict):
-        yield CheckStarted(options.card_url, "", (), 1)
-        yield result(_unavailable(reading, options.card_url))
-        yield CheckEnded(EndReason.UNREACHABLE, counts, clock.now() * 1000.0, "card not read")
-        return
-    targets, unspeakable = _targets(view, options.interface)
+    assert view is not None and isinstance(reading.card, dict)
     ctx = CheckContext(
         card=reading.card,
         view=view,
@@ -119,6 +149,7 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
             options.call_timeout_s,
             options.history,
             _extensions(view, options.extensions),
+            http,
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,
@@ -137,14 +168,16 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
     answered: list[bool] = []
     for done, planned in enumerate(plan):
         yield CheckProgress(done, len(plan), planned.spec.title)
+        began = clock.now()
         if reason is EndReason.BUDGET:
             verdict = skipped(f"the run's budget of {options.budget_s:g} s ran out")
         else:
-            verdict = await _run_one(ctx, planned)
-            if ctx.remaining() <= 0 and verdict.status is CheckStatus.SKIP:
+            verdict, spent = await _run_one(ctx, planned)
+            if spent:
                 reason = EndReason.BUDGET
                 message = f"the budget of {options.budget_s:g} s ran out"
-        yield result(_result(ctx, planned, verdict))
+        took_ms = (clock.now() - began) * 1000.0
+        yield result(_result(ctx, planned, verdict, took_ms))
         if planned.spec.check_id == INTERFACE_ANSWERS:
             answered.append(verdict.status is CheckStatus.PASS or not _unreached(verdict))
             if len(answered) == len(targets) and not any(answered):
@@ -158,29 +191,31 @@ async def run_check(options: CheckOptions) -> AsyncIterator[CheckEvent]:
     yield CheckEnded(reason, counts, clock.now() * 1000.0, message)
 
 
-_NO_ANSWER = "no answer at "
-
-
 def _unreached(verdict: Verdict) -> bool:
-    return verdict.detail.startswith(_NO_ANSWER)
+    return verdict.detail.startswith(NO_ANSWER)
 
 
-async def _run_one(ctx: CheckContext, planned: _Planned) -> Verdict:
+async def _run_one(ctx: CheckContext, planned: _Planned) -> tuple[Verdict, bool]:
+    """The check's verdict, and whether the run's budget is used up."""
     ctx.begin(planned.spec.check_id)
     left = ctx.remaining()
+    out_of_budget = skipped(f"the run's budget of {ctx.budget_s:g} s ran out during this check")
     if left <= 0:
-        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out")
+        return out_of_budget, True
     try:
         async with asyncio.timeout(left):
-            return await planned.spec.rule(ctx, planned.target)
+            return await planned.spec.rule(ctx, planned.target), False
     except (BudgetExhausted, TimeoutError):
-        return skipped(f"the run's budget of {ctx.budget_s:g} s ran out during this check")
+        return out_of_budget, True
     except Exception as exc:  # a rule's own bug must not end the run or hide the others
         log.exception("check %s failed", planned.spec.check_id)
-        return Verdict(CheckStatus.WARN, f"the check could not run: {type(exc).__name__}: {exc}")
+        detail = f"the check could not run: {type(exc).__name__}: {exc}"
+        return Verdict(CheckStatus.WARN, detail), False
 
 
-def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResult:
+def _result(
+    ctx: CheckContext, planned: _Planned, verdict: Verdict, duration_ms: float
+) -> CheckResult:
     spec = planned.spec
     version = planned.target.version if planned.target is not None else None
     return CheckResult(
@@ -192,6 +227,7 @@ def _result(ctx: CheckContext, planned: _Planned, verdict: Verdict) -> CheckResu
         detail=verdict.detail,
         interface=planned.interface,
         exchanges=ctx.exchanges(),
+        duration_ms=duration_ms,
     )
 
 
@@ -210,7 +246,9 @@ def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
     return plan
 
 
-def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], list[str]]:
+def _targets(
+    view: CardView, index: int | None, card_url: str
+) -> tuple[tuple[Target, ...], list[str]]:
     interfaces = list(enumerate(view.interfaces))
     if index is not None:
         if not 0 <= index < len(interfaces):
@@ -227,7 +265,7 @@ def _targets(view: CardView, index: int | None) -> tuple[tuple[Target, ...], lis
         targets.append(
             Target(
                 i,
-                iface.url,
+                _absolute(iface.url, iface.binding, card_url),
                 Binding(iface.binding),
                 ProtocolVersion(iface.major_minor),
                 iface.tenant,
@@ -240,6 +278,14 @@ def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
     # A required extension left out would refuse every call (extensions.required judges that).
     required = [e.uri for e in view.capabilities.extensions if e.required and e.uri]
     return tuple(dict.fromkeys((*given, *required)))
+
+
+def _absolute(url: str, binding: str, card_url: str) -> str:
+    """A relative HTTP interface URL resolved against the card's URL (as a browser would;
+    ``a2a-workbench card`` flags it); gRPC's ``host:port`` and absolute URLs unchanged."""
+    if binding == Binding.GRPC.value or "://" in url or "://" not in card_url:
+        return url
+    return urljoin(card_url, url)
 
 
 async def _read(options: CheckOptions) -> CardRead:

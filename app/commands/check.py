@@ -175,7 +175,10 @@ def junit_suites(results: list[CheckResult]) -> list[JUnitSuite]:
     areas: dict[str, list[JUnitCase]] = {}
     for r in results:
         name = f"{r.check_id} [{r.interface}]" if r.interface else r.check_id
-        message = r.detail.splitlines()[0] if r.detail else r.title
+        line = " ".join(r.detail.split()) or r.title
+        message = line if len(line) <= 200 else line[:199] + "…"
+        exchanges = ", ".join(str(i) for i in r.exchanges)
+        seen = f"\nexchanges: {exchanges} (a2a-workbench history show ID)" if exchanges else ""
         areas.setdefault(r.area.value, []).append(
             JUnitCase(
                 classname=f"check.{r.area.value}",
@@ -183,7 +186,7 @@ def junit_suites(results: list[CheckResult]) -> list[JUnitSuite]:
                 status=_CASE_STATUS[r.status],
                 time_s=r.duration_ms / 1000.0,
                 message=message,
-                detail=f"{r.title}\n{r.section}\n{r.detail}".strip(),
+                detail=f"{r.title}\n{r.section}\n{r.detail}{seen}".strip(),
             )
         )
     return [JUnitSuite(f"check.{area}", cases) for area, cases in areas.items()]

@@ -13,7 +13,13 @@ handler override or a small ASGI wrapper:
 - ``open-extended``: the card declares bearer security, yet the extended card is served to
   callers without credentials;
 - ``rest-disagrees``: the REST binding reports ``TASK_STATE_WORKING`` where JSON-RPC says
-  completed.
+  completed;
+- ``extension-ignored``: the card requires an extension; requests without it are served
+  (the SDK does not enforce ``required``).
+
+Two have no defect, so the rules' passing side has a peer too: ``plain`` claims neither
+streaming nor push notifications; ``extension-enforced`` requires an extension and refuses a
+send without it (ExtensionSupportRequired).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from a2a.server.tasks import (
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
+    AgentExtension,
     AgentInterface,
     AgentSkill,
     GetTaskRequest,
@@ -48,7 +55,12 @@ from a2a.types import (
     StringList,
     Task,
 )
-from a2a.utils.errors import InternalError, TaskNotFoundError, UnsupportedOperationError
+from a2a.utils.errors import (
+    ExtensionSupportRequiredError,
+    InternalError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Mount
@@ -58,7 +70,20 @@ from app.demo.agent import DemoAgentExecutor
 
 CARD_PATH = "/.well-known/agent-card.json"
 TOKEN = "faulty-token"
-DEFECTS = ("no-stream", "wrong-codes", "push-silent", "open-extended", "rest-disagrees")
+DEFECTS = (
+    "no-stream",
+    "wrong-codes",
+    "push-silent",
+    "open-extended",
+    "rest-disagrees",
+    "extension-ignored",
+)
+PLAIN = "plain"
+"""No defect: an agent that claims neither streaming nor push (the SDK refuses both)."""
+ENFORCED = "extension-enforced"
+"""No defect: an agent requiring an extension that refuses requests without it."""
+PEERS = (*DEFECTS, PLAIN, ENFORCED)
+EXTENSION = "https://example.invalid/a2a/ext/required-v1"
 
 
 class NoStreamHandler(DefaultRequestHandler):
@@ -79,6 +104,15 @@ class WrongCodesHandler(DefaultRequestHandler):
             return await super().on_get_task(params, context)
         except TaskNotFoundError:
             raise InternalError(message="no such task") from None
+
+
+class ExtensionHandler(DefaultRequestHandler):
+    """Refuses a send that does not activate the card's required extension."""
+
+    async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Any:
+        if EXTENSION not in context.requested_extensions:
+            raise ExtensionSupportRequiredError(message=f"{EXTENSION} is required")
+        return await super().on_message_send(params, context)
 
 
 class SilentPushSender(BasePushNotificationSender):
@@ -154,9 +188,12 @@ def build_card(base: str, defect: str) -> AgentCard:
             AgentInterface(url=u, protocol_binding=b, protocol_version="1.0") for b, u in bindings
         ],
         capabilities=AgentCapabilities(
-            streaming=True,
+            streaming=defect != PLAIN,
             push_notifications=defect == "push-silent",
             extended_agent_card=defect == "open-extended",
+            extensions=[AgentExtension(uri=EXTENSION, required=True)]
+            if defect in ("extension-ignored", ENFORCED)
+            else [],
         ),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain"],
@@ -175,6 +212,7 @@ def build_peer(base: str, defect: str, client: httpx.AsyncClient) -> ASGIApp:
     handler_class: type[DefaultRequestHandler] = {
         "no-stream": NoStreamHandler,
         "wrong-codes": WrongCodesHandler,
+        ENFORCED: ExtensionHandler,
     }.get(defect, DefaultRequestHandler)
     push_store = InMemoryPushNotificationConfigStore()
     sender_class = SilentPushSender if defect == "push-silent" else BasePushNotificationSender
@@ -204,13 +242,13 @@ async def serve() -> None:
     sock = socket.create_server(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     async with httpx.AsyncClient(timeout=5.0) as client:
-        mounts = [Mount(f"/{d}", app=build_peer(base, d, client)) for d in DEFECTS]
+        mounts = [Mount(f"/{d}", app=build_peer(base, d, client)) for d in PEERS]
         config = uvicorn.Config(Starlette(routes=mounts), log_level="warning", lifespan="off")
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started:
             await asyncio.sleep(0.01)
-        cards = {d: f"{base}/{d}{CARD_PATH}" for d in DEFECTS}
+        cards = {d: f"{base}/{d}{CARD_PATH}" for d in PEERS}
         print(json.dumps({"event": "ready", "base_url": base, "cards": cards}), flush=True)
         await task
 

@@ -1,0 +1,109 @@
+"""``a2a-workbench push-receiver``: a local webhook that prints the push notifications it gets.
+
+Usage::
+
+    a2a-workbench push-receiver [--port N] [--host 127.0.0.1]
+
+Prints JSON lines on stdout: first ``{"type": "listening", "url", "token", "note"}`` (put
+``url`` and ``token`` in a push config: ``CreateTaskPushNotificationConfig``,
+``tasks/pushNotificationConfig/set``), then one ``{"type": "delivery", ...}`` record per
+request received (:meth:`app.push.receiver.PushDelivery.as_record`: headers and any echo of
+a credential masked), and ``{"type": "end", "deliveries": N}`` when stopped.
+
+Listens on loopback; an agent on another machine cannot reach it. A non-loopback ``--host``
+is taken only as given and warned about on stderr.
+
+Exit status: 0 after SIGINT/SIGTERM; 1 the port cannot be bound; 3 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import signal
+import sys
+from typing import Any
+
+from app.commands import cli
+from app.commands.cli import CliUsageError
+from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
+
+PROG = "a2a-workbench push-receiver"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``push-receiver`` argument parser (errors raise ``CliUsageError``)."""
+    parser = cli.parser(PROG, "Receive A2A push notifications on loopback; print them as jsonl.")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks one")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to bind (default %(default)s; anything else only when given)",
+    )
+    return parser
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine's loopback interface only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: list[str]) -> int:
+    """Run the receiver until SIGINT/SIGTERM; returns the exit status (module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+        if not 0 <= args.port <= 65535:
+            raise CliUsageError(f"--port {args.port} is not a port number (0-65535)")
+    except CliUsageError as exc:
+        return cli.usage_exit(f"{PROG}: error: {exc.detail}")
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    if not is_loopback(args.host):
+        print(
+            f"{PROG}: warning: listening on {args.host}, beyond loopback: anyone who can "
+            "reach this machine can post to it; agents elsewhere must reach it by an address "
+            "of this machine they can route to",
+            file=sys.stderr,
+        )
+    return asyncio.run(_serve(args.host, args.port))
+
+
+def _emit(record: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+async def _serve(host: str, port: int) -> int:
+    receiver = PushReceiver(host, port)
+    try:
+        await receiver.start()
+    except OSError as exc:
+        print(f"{PROG}: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+
+    def show(delivery: PushDelivery) -> None:
+        _emit(delivery.as_record())
+
+    receiver.add_listener(show)
+    note = LOOPBACK_NOTE if is_loopback(host) else f"Listening on {host}: beyond loopback"
+    # The token is printed once, here: the user copies it into the push config.
+    _emit({"type": "listening", "url": receiver.url, "token": receiver.new_token(), "note": note})
+    try:
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await receiver.stop()
+    _emit({"type": "end", "deliveries": len(receiver.deliveries)})
+    return 0
