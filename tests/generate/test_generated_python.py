@@ -46,7 +46,8 @@ def _run(cmd: list[str], timeout: float = 300, **kwargs: Any) -> subprocess.Comp
 
 
 def _cli(*args: str) -> tuple[int, list[dict[str, Any]], str]:
-    """Our own CLI (``python -m app``), with its records parsed."""
+    """Our own CLI (``python -m app``), with its JSON records parsed; returns ``(exit status,
+    records, stdout + stderr)``. A subprocess each: the commands bind ``sys.stdout`` once."""
     proc = _run([sys.executable, "-m", "app", *args], timeout=120, cwd=REPO)
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     return proc.returncode, records, proc.stdout + proc.stderr
