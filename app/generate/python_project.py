@@ -35,6 +35,8 @@ DEPENDENCIES = (
     "starlette==1.10.0",
     "sse-starlette==3.7.0",
     "grpcio==1.85.3",
+    "grpcio-reflection==1.85.1",
+    "grpcio-tools==1.85.1",
     "protobuf==7.36.2",
     "PyJWT==2.15.1",
     "cryptography==50.0.2",
