@@ -5,7 +5,8 @@ and driven with our own ``send`` (all three bindings, 1.0 and 0.3, streaming), `
 refusals: a short token, a disallowed origin, an oversized body, a slow handler past the
 deadline, SIGTERM with a stream open.
 
-Slow (one install, about half a minute with a warm pip cache): marked ``generated``.
+Slow (one pip install from the registry, about 35 s with a warm pip cache, plus the
+project's own tests; about 90 s in all): marked ``generated``.
 """
 
 from __future__ import annotations
