@@ -35,6 +35,8 @@ DEPENDENCIES = (
     "starlette==1.10.0",
     "sse-starlette==3.7.0",
     "grpcio==1.85.3",
+    "grpcio-reflection==1.85.1",
+    "grpcio-tools==1.85.1",
     "protobuf==7.36.2",
     "PyJWT==2.15.1",
     "cryptography==50.0.2",
@@ -80,6 +82,25 @@ def _plain(text: object) -> str:
     return "".join(c for c in flat if c not in "<>`*_[]|#\\") or "agent"
 
 
+_HELLO = '{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}'
+
+
+def _try_send(http: str, bindings: frozenset[Binding]) -> str:
+    """A curl line that sends "hello" over JSON-RPC, else HTTP+JSON ("" for gRPC only)."""
+    if Binding.JSONRPC in bindings:
+        url = f"{http}/"
+        body = f'{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{_HELLO}}}}}'
+    elif Binding.HTTP_JSON in bindings:
+        url, body = f"{http}/rest/message:send", f'{{"message":{_HELLO}}}'
+    else:
+        return ""
+    return (
+        f'curl -s {url} -H "Authorization: Bearer $A2A_TOKEN" \\\n'
+        "  -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n"
+        f"  -d '{body}'\n"
+    )
+
+
 def _values(plan: ServerPlan) -> dict[str, str]:
     card = plan.card
     url_host = f"[{plan.host}]" if ":" in plan.host else plan.host
@@ -92,9 +113,9 @@ def _values(plan: ServerPlan) -> dict[str, str]:
         if b in plan.bindings
     ]
     compat = (
-        "Protocol 0.3 clients are served too, through the SDK's 0.3 compatibility layer."
+        "Protocol 0.3 clients are served too, through the SDK's 0.3 compatibility layer.\n\n"
         if plan.compat_v03
-        else ""
+        else "\n"
     )
     deps = ",\n".join(f"    {json.dumps(d)}" for d in DEPENDENCIES)
     return {
@@ -105,6 +126,7 @@ def _values(plan: ServerPlan) -> dict[str, str]:
         "test_dependencies": ", ".join(json.dumps(d) for d in TEST_DEPENDENCIES),
         "interfaces": "\n".join(lines),
         "compat_line": compat,
+        "try_send": _try_send(http, plan.bindings),
         "source_line": (
             "The card was generated from an existing Agent Card and rewritten for this server: "
             "its interfaces point here, its only security scheme is the bearer token this "

@@ -5,7 +5,8 @@ and driven with our own ``send`` (all three bindings, 1.0 and 0.3, streaming), `
 refusals: a short token, a disallowed origin, an oversized body, a slow handler past the
 deadline, SIGTERM with a stream open.
 
-Slow (one install, about half a minute with a warm pip cache): marked ``generated``.
+Slow (one pip install from the registry, about 35 s with a warm pip cache, plus the
+project's own tests; about 90 s in all): marked ``generated``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def _run(cmd: list[str], timeout: float = 300, **kwargs: Any) -> subprocess.Comp
 
 
 def _cli(*args: str) -> tuple[int, list[dict[str, Any]], str]:
-    """Our own CLI (``python -m app``), with its records parsed."""
+    """Our own CLI (``python -m app``), with its JSON records parsed; returns ``(exit status,
+    records, stdout + stderr)``. A subprocess each: the commands bind ``sys.stdout`` once."""
     proc = _run([sys.executable, "-m", "app", *args], timeout=120, cwd=REPO)
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     return proc.returncode, records, proc.stdout + proc.stderr
