@@ -41,7 +41,7 @@ from typing import TextIO
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, override
-from app.commands.oauth import with_token
+from app.commands.oauth import CliOAuth, with_token
 from app.commands.output import (
     EXIT_OK,
     EXIT_RPC,
@@ -55,9 +55,12 @@ from app.commands.run_checks import RunChecks, pretty_check
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
-from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.auth import AuthConfig, apply_auth
+from app.protocol.events import ExchangeEnd, Outcome, ResponseHead
 from app.protocol.network import NetworkOptions
-from app.protocol.oauth import OAuthError, TokenCache
+from app.protocol.oauth import OAuthConfig, OAuthError, TokenCache
+from app.protocol.oauth.challenge import invalid_token
+from app.protocol.request import A2ARequest
 from app.spec import environments
 from app.spec.assertions import Observed
 from app.spec.document import SavedOperation, SpecDocument, SpecError, load
@@ -199,25 +202,54 @@ async def run_operations(
                 continue
         if deadline is not None:
             request = dataclasses.replace(request, deadline=deadline)
-        async for event in recorded(
-            exchange.run(request),
-            request,
-            enabled=history,
-            secret_headers=sendable.secret_headers,
-            secret_query=sendable.secret_query,
-            operation=op_id,
-        ):
-            for record in printer.records(event):
-                _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
-            observed.feed(event)
-            if isinstance(event, ExchangeEnd):
-                outcome = event.outcome
+        for attempt in range(2):
+            heads: list[ResponseHead] = []
+            async for event in recorded(
+                exchange.run(request),
+                request,
+                enabled=history,
+                secret_headers=sendable.secret_headers,
+                secret_query=sendable.secret_query,
+                operation=op_id,
+            ):
+                for record in printer.records(event):
+                    _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
+                observed.feed(event)
+                if isinstance(event, ResponseHead):
+                    heads.append(event)
+                if isinstance(event, ExchangeEnd):
+                    outcome = event.outcome
+            # As `send` does: after a 401 invalid_token, one new token (when that needs no
+            # user) and one resend; the assertions judge the answer to the resend.
+            renewed = None
+            if attempt == 0 and sendable.oauth is not None and (refusal := invalid_token(heads)):
+                renewed = await _renewed(request, sendable.oauth, tokens, refusal)
+            if renewed is None:
+                break
+            request, observed = renewed, Observed()
         for record in checks.after(op.request, observed, resolver):
             _write(out, fmt, record)
         worst = worst.worse(outcome)  # the exit status reports the worst
         if findings is not None:
             findings.append(printer.error_findings)
     return worst
+
+
+async def _renewed(
+    request: A2ARequest, config: OAuthConfig, tokens: TokenCache, refusal: str
+) -> A2ARequest | None:
+    """``request`` with a new token after the agent refused the last one, or None when a new
+    one needs the user (no refresh token, not client credentials) or cannot be had."""
+    oauth = CliOAuth(config, cache=tokens, network=request.network)
+    if not oauth.can_renew():
+        return None
+    print(f"oauth2: the agent refused the token ({refusal}); getting a new one", file=sys.stderr)
+    try:
+        token = await oauth.token(force=True)
+    except OAuthError as exc:
+        print(f"oauth2: {exc}", file=sys.stderr)
+        return None
+    return apply_auth(request, AuthConfig.bearer(token.access_token))
 
 
 def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -> Resolver:

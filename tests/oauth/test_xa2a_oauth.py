@@ -16,6 +16,7 @@ from app.protocol.types import Binding, ProtocolVersion
 from app.spec.document import SpecDocument, load
 from app.spec.oauth_saved import oauth_to_saved, saved_to_oauth
 from app.spec.xa2a import SavedRequest, extract_secrets
+from tests.helpers.bad_server import Canned, bad_server
 from tests.peers.oidc_fixtures import CC_CLIENT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,3 +91,23 @@ def test_run_gets_the_token_and_sends(oauth_agent: dict[str, Any], tmp_path: Pat
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[0]["headers"]["Authorization"] == "Bearer ****"
     assert lines[1]["body"]["result"]["message"]["parts"][0]["text"] == "Sum: 42"
+
+
+def test_run_renews_once_after_invalid_token(oauth_agent: dict[str, Any], tmp_path: Path) -> None:
+    # A token endpoint of our own hands out a token the agent's provider never issued: the
+    # agent answers 401 invalid_token, `run` gets one new token and resends once, as `send`.
+    canned = Canned(body=b'{"access_token": "forged", "token_type": "Bearer", "expires_in": 60}')
+    with bad_server(canned) as base:
+        path, secrets = _save(tmp_path, oauth_agent["jsonrpc_url"], base + "token")
+        ((name, value),) = secrets.items()
+        proc = subprocess.run(
+            [sys.executable, "-m", "app", "run", str(path), "--var", f"{name}={value}",
+             "--no-history"],
+            capture_output=True, text=True, cwd=REPO, timeout=60, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "the agent refused the token (invalid_token" in proc.stderr
+    assert len(canned.received) == 2  # one renewal, no loop
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["event"] for line in lines].count("end") == 2
+    assert "forged" not in proc.stdout
