@@ -15,14 +15,14 @@ BUNDLE_EXE   := dist/a2a-workbench/a2a-workbench
 .PHONY: run test lint typecheck contracts unit install clean bench bundle
 
 # Not --quiet: a first install takes about a minute and pip's own lines show its progress.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@echo "==> [1/3] Python virtualenv $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "==> [2/3] Upgrading pip"
 	$(PY) -m pip install --upgrade pip
 	@echo "==> [3/3] Installing the app and its test tools into $(VENV) (about a minute the first time)"
 	# compat: a plain .pth path entry; the default import-hook finder costs ~35 ms at start-up.
-	$(PY) -m pip install -e '.[test,bench]' --config-settings editable_mode=compat
+	$(PY) -m pip install -c constraints.txt -e '.[test,bench]' --config-settings editable_mode=compat
 	touch $(STAMP)
 	@echo "==> $(VENV) is ready"
 
@@ -58,12 +58,12 @@ unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.insta
 
 test: lint contracts typecheck unit
 
-$(BUNDLE_STAMP): pyproject.toml
+$(BUNDLE_STAMP): pyproject.toml constraints.txt
 	@echo "==> [1/2] Python virtualenv $(BUNDLE_VENV) for PyInstaller"
 	test -x $(BUNDLE_PY) || $(PYTHON) -m venv $(BUNDLE_VENV)
 	$(BUNDLE_PY) -m pip install --upgrade pip
 	@echo "==> [2/2] Installing the app's dependencies and PyInstaller into $(BUNDLE_VENV)"
-	$(BUNDLE_PY) -m pip install '.[bundle]'
+	$(BUNDLE_PY) -m pip install -c constraints.txt '.[bundle]'
 	touch $@
 
 # One-folder desktop bundle in dist/a2a-workbench/, smoke-tested offscreen (packaging/README.md).

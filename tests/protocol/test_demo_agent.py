@@ -362,10 +362,16 @@ async def test_sigterm_exits_zero_with_open_stream() -> None:
         body = _rpc("SendStreamingMessage", {"message": _msg("stream 1000 100")})
         async with httpx.AsyncClient(timeout=10) as client:
 
-            async def read_stream() -> None:
-                with pytest.raises(httpx.HTTPError):  # the server cuts the stream
+            async def read_stream() -> int:
+                # The server ends the stream long before its 1000 events: uvicorn cuts it
+                # (an HTTPError here) or, in newer releases, closes the chunked body cleanly.
+                seen = 0
+                try:
                     async for _ in _sse_results(client, peer.info["jsonrpc_url"], body):
-                        pass
+                        seen += 1
+                except httpx.HTTPError:
+                    pass
+                return seen
 
             reader = asyncio.create_task(read_stream())
             await asyncio.sleep(0.5)
@@ -373,9 +379,10 @@ async def test_sigterm_exits_zero_with_open_stream() -> None:
             peer.proc.send_signal(signal.SIGTERM)
             code = await asyncio.to_thread(peer.proc.wait, 5)
             elapsed = time.monotonic() - started
-            await asyncio.wait_for(reader, 5)
+            seen = await asyncio.wait_for(reader, 5)
     finally:
         peer.stop()
+    assert seen < 1000
     assert code == 0
     assert elapsed < 2.0
 
