@@ -166,6 +166,7 @@ def build_request(
         timeout=timeout,
         deadline=timeout,
         network=settings.network,
+        malformed=raw_body is not None,
     )
     active = settings.extensions if extensions is None else extensions
     return apply_auth(request, settings.auth if auth else AuthConfig.none(), active)

@@ -15,6 +15,7 @@ from app.check.target import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
+    PARSE_ERROR,
     TASK_NOT_CANCELABLE,
     TASK_NOT_FOUND,
     A2AErrorForm,
@@ -126,6 +127,17 @@ async def invalid_request(ctx: CheckContext, target: Target | None) -> Verdict:
     return judge(target, call, INVALID_REQUEST, "a request object without a method")
 
 
+async def parse_error(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    if (why := _jsonrpc_only(target)) is not None:
+        return why
+    method = method_for_role(target.version, MethodRole.SEND).name
+    # Cut off mid-object, as a dropped write or a broken client would send it.
+    body = '{"jsonrpc": "2.0", "id": 1, "method": ' + json.dumps(method) + ', "params": {'
+    call = await ctx.call(target, method, raw_body=body)
+    return judge(target, call, PARSE_ERROR, "a body that is not JSON")
+
+
 CHECKS = (
     CheckSpec(
         "errors.task-not-found",
@@ -188,6 +200,15 @@ CHECKS = (
         "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
         "A2A 0.3 §8.1",
         invalid_request,
+        tck="JSON-RPC 2.0 compliance / Protocol violations",
+    ),
+    CheckSpec(
+        "errors.parse-error",
+        CheckArea.ERRORS,
+        "a body that is not JSON gets -32700",
+        "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
+        "A2A 0.3 §8.1",
+        parse_error,
         tck="JSON-RPC 2.0 compliance / Protocol violations",
     ),
 )

@@ -51,6 +51,8 @@ class A2ARequest:
             (:func:`app.protocol.secrets.with_secrets`): every text the exchange emits
             has them masked.
         network: TLS (CA bundle, client certificate, verification off) and proxy settings.
+        malformed: JSON-RPC only: send ``body`` even when it is not JSON (checking how an
+            agent answers a parse error, -32700); otherwise such a body is refused.
     """
 
     endpoint: str
@@ -69,6 +71,7 @@ class A2ARequest:
     secret_query: tuple[str, ...] = ()
     secret_values: tuple[str, ...] = field(default=(), repr=False)
     network: NetworkOptions = field(default_factory=NetworkOptions)
+    malformed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

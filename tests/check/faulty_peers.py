@@ -15,7 +15,9 @@ handler override or a small ASGI wrapper:
 - ``rest-disagrees``: the REST binding reports ``TASK_STATE_WORKING`` where JSON-RPC says
   completed;
 - ``extension-ignored``: the card requires an extension; requests without it are served
-  (the SDK does not enforce ``required``).
+  (the SDK does not enforce ``required``);
+- ``parse-crash``: a JSON-RPC body that is not JSON gets a bare HTTP 500 page, not -32700
+  (a server that lets its JSON parser's exception escape).
 
 Two have no defect, so the rules' passing side has a peer too: ``plain`` claims neither
 streaming nor push notifications; ``extension-enforced`` requires an extension and refuses a
@@ -62,7 +64,7 @@ from a2a.utils.errors import (
     UnsupportedOperationError,
 )
 from starlette.applications import Starlette
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -77,6 +79,7 @@ DEFECTS = (
     "open-extended",
     "rest-disagrees",
     "extension-ignored",
+    "parse-crash",
 )
 PLAIN = "plain"
 """No defect: an agent that claims neither streaming nor push (the SDK refuses both)."""
@@ -175,6 +178,36 @@ class RestSaysWorking:
         await self.app(scope, receive, patched)
 
 
+class CrashOnBadJson:
+    """Answers a JSON-RPC POST whose body is not JSON with a plain 500 page."""
+
+    def __init__(self, app: ASGIApp, prefix: str) -> None:
+        self.app = app
+        self.jsonrpc = prefix + "/"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != self.jsonrpc:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        more = True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        try:
+            json.loads(body)
+        except ValueError:
+            await PlainTextResponse("Internal Server Error", 500)(scope, receive, send)
+            return
+
+        async def replay() -> Message:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
 def build_card(base: str, defect: str) -> AgentCard:
     url = f"{base}/{defect}"
     bindings = [("JSONRPC", url + "/"), ("HTTP+JSON", url + "/rest")]
@@ -235,6 +268,8 @@ def build_peer(base: str, defect: str, client: httpx.AsyncClient) -> ASGIApp:
         app = BearerExceptExtendedCard(app, prefix)
     if defect == "rest-disagrees":
         app = RestSaysWorking(app, prefix)
+    if defect == "parse-crash":
+        app = CrashOnBadJson(app, prefix)
     return app
 
 

@@ -22,6 +22,7 @@ PLANTED = {
     "open-extended": {"extended-card.without-credentials"},
     "rest-disagrees": {"parity.send", "parity.get-task"},
     "extension-ignored": {"extensions.required"},
+    "parse-crash": {"errors.parse-error"},
 }
 
 

@@ -16,6 +16,7 @@ import httpx
 from app.protocol.binding_errors import redirect_error
 from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
+from app.protocol.errors import UsageError
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -60,11 +61,16 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[HttpCall, Any]:
     peer receives.
 
     Raises:
-        UsageError: the body is not valid JSON.
+        UsageError: the body is not valid JSON (unless the request is ``malformed``).
     """
     prepared = prepare(request)
     request = prepared.request
-    envelope = parse_body(request.body)
+    try:
+        envelope = parse_body(request.body)
+    except UsageError:
+        if not request.malformed:
+            raise
+        envelope = None  # sent as typed; a parse error answers with id null
     request_id = envelope.get("id") if isinstance(envelope, dict) else None
     headers = merge_headers(default_headers(request, streaming=prepared.streaming), request.headers)
     call = HttpCall(
