@@ -20,11 +20,11 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from app.check.calls import CallSettings, HistorySink
+from app.check.calls import CREDENTIAL_HEADERS, CallSettings, HistorySink
 from app.check.checks_card import NO_ANSWER
 from app.check.context import BudgetExhausted, CheckContext
 from app.check.model import (
@@ -37,11 +37,16 @@ from app.check.model import (
     CheckStatus,
     EndReason,
 )
-from app.check.registry import CARD_AVAILABLE, CHECKS, INTERFACE_ANSWERS
+from app.check.registry import (
+    CARD_AVAILABLE,
+    CHECKS,
+    CREDENTIALS_WITHHELD,
+    INTERFACE_ANSWERS,
+)
 from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
-from app.protocol.auth import AuthConfig
+from app.protocol.auth import AuthConfig, AuthKind
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
@@ -155,14 +160,19 @@ async def _checks(
         message_text=options.message_text,
         task_text=options.task_text,
         clock=clock,
+        withheld=_off_host(targets, reading.source),
     )
     ctx.extras["problems"] = findings.problems
     plan = _plan(targets, options.only)
     labels = tuple(t.label for t in targets)
-    yield CheckStarted(options.card_url, view.name, labels, len(plan) + 1 + len(unspeakable))
+    warned_off = [t for t in targets if t.index in ctx.withheld] if _credentials(options) else []
+    count = len(plan) + 1 + len(unspeakable) + len(warned_off)
+    yield CheckStarted(options.card_url, view.name, labels, count)
     yield result(_available(options.card_url))
     for label in unspeakable:
         yield result(_not_spoken(label))
+    for target in warned_off:
+        yield result(_withheld(target, reading.source))
     reason = EndReason.COMPLETED
     message = ""
     answered: list[bool] = []
@@ -274,6 +284,32 @@ def _targets(
     return tuple(targets), unspeakable
 
 
+def host_of(url: str) -> str:
+    """The host name of an interface or card URL, lower-case (gRPC's ``host:port`` too);
+    ``""`` when it has none."""
+    try:
+        host = urlsplit(url if "://" in url else f"//{url}").hostname
+    except ValueError:
+        return ""
+    return (host or "").lower().rstrip(".")
+
+
+def _off_host(targets: tuple[Target, ...], card_url: str) -> frozenset[int]:
+    """The interfaces on another host than the card's: the run's credentials are for the
+    host the user pointed at, not for any host a card names. A card read from a file has no
+    host: the user chose it, so every interface gets them."""
+    if "://" not in card_url:
+        return frozenset()
+    card_host = host_of(card_url)
+    return frozenset(t.index for t in targets if not card_host or host_of(t.url) != card_host)
+
+
+def _credentials(options: CheckOptions) -> bool:
+    return options.auth.kind is not AuthKind.NONE or any(
+        name.lower() in CREDENTIAL_HEADERS for name, _ in options.headers
+    )
+
+
 def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
     # A required extension left out would refuse every call (extensions.required judges that).
     required = [e.uri for e in view.capabilities.extensions if e.required and e.uri]
@@ -334,6 +370,19 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
         CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.FAIL, _AVAILABLE_SECTION,
         f"{source}: {why}",
     )  # fmt: skip
+
+
+def _withheld(target: Target, card_url: str) -> CheckResult:
+    return CheckResult(
+        CREDENTIALS_WITHHELD,
+        CheckArea.CARD,
+        "credentials go only to the card's host",
+        CheckStatus.WARN,
+        "A2A 1.0 §7",
+        f"{target.label} is not on {host_of(card_url) or card_url}'s host: it is called "
+        "without the run's credentials",
+        target.label,
+    )
 
 
 def _not_spoken(label: str) -> CheckResult:
