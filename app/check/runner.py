@@ -58,6 +58,10 @@ from app.protocol.types import Binding, ProtocolVersion
 log = logging.getLogger(__name__)
 
 
+MAX_INTERFACES = 32
+"""Interfaces one run exercises: a card listing thousands must not make it run for hours."""
+
+
 @dataclass(frozen=True)
 class CheckOptions:
     """What to check and how (the ``check`` command's flags, the GUI's dialog)."""
@@ -131,7 +135,7 @@ async def _checks(
     reading: CardRead,
     findings: CardFindings,
     targets: tuple[Target, ...],
-    unspeakable: list[str],
+    unspeakable: list[tuple[str, str]],
     http: httpx.AsyncClient,
     clock: Clock,
 ) -> AsyncGenerator[CheckEvent, None]:
@@ -169,8 +173,8 @@ async def _checks(
     count = len(plan) + 1 + len(unspeakable) + len(warned_off)
     yield CheckStarted(options.card_url, view.name, labels, count)
     yield result(_available(options.card_url))
-    for label in unspeakable:
-        yield result(_not_spoken(label))
+    for label, why in unspeakable:
+        yield result(_not_spoken(label, why))
     for target in warned_off:
         yield result(_withheld(target, reading.source))
     reason = EndReason.COMPLETED
@@ -258,7 +262,7 @@ def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
 
 def _targets(
     view: CardView, index: int | None, card_url: str
-) -> tuple[tuple[Target, ...], list[str]]:
+) -> tuple[tuple[Target, ...], list[tuple[str, str]]]:
     interfaces = list(enumerate(view.interfaces))
     if index is not None:
         if not 0 <= index < len(interfaces):
@@ -267,10 +271,19 @@ def _targets(
             )
         interfaces = [interfaces[index]]
     targets: list[Target] = []
-    unspeakable: list[str] = []
+    unspeakable: list[tuple[str, str]] = []
+    if len(interfaces) > MAX_INTERFACES:
+        unspeakable.append(
+            (
+                f"interfaces {MAX_INTERFACES}–{len(interfaces) - 1}",
+                f"not checked: a run checks the first {MAX_INTERFACES} of the card's "
+                f"{len(interfaces)} interfaces (--interface N checks any one)",
+            )
+        )
+        interfaces = interfaces[:MAX_INTERFACES]
     for i, iface in interfaces:
         if not iface.speakable or iface.major_minor is None:
-            unspeakable.append(f"{iface.binding} {iface.protocol_version} {iface.url}")
+            unspeakable.append((f"{iface.binding} {iface.protocol_version} {iface.url}", _UNSPOKEN))
             continue
         targets.append(
             Target(
@@ -385,14 +398,17 @@ def _withheld(target: Target, card_url: str) -> CheckResult:
     )
 
 
-def _not_spoken(label: str) -> CheckResult:
+_UNSPOKEN = "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC"
+
+
+def _not_spoken(label: str, why: str) -> CheckResult:
     return CheckResult(
         INTERFACE_ANSWERS,
         CheckArea.CARD,
         "the interface answers at its URL in its binding and version",
         CheckStatus.SKIP,
         "A2A 1.0 §8.3",
-        "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC",
+        why,
         label,
     )
 
