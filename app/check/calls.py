@@ -50,7 +50,7 @@ HistorySink = Writer | HistoryStore
 MAX_ITEMS = 500
 """Stream items kept per call: enough to judge a lifecycle, bounded against a flood."""
 
-_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
 
 
 @dataclass
@@ -152,7 +152,7 @@ def build_request(
     extra = (*settings.headers, *headers)
     if not auth:
         # Also a credential typed as a plain --header under the API key's name.
-        secret = _CREDENTIAL_HEADERS | {n.lower() for n in secret_header_names(settings.auth)}
+        secret = CREDENTIAL_HEADERS | {n.lower() for n in secret_header_names(settings.auth)}
         extra = tuple(pair for pair in extra if pair[0].lower() not in secret)
     timeout = settings.timeout_s if timeout_s is None else timeout_s
     request = A2ARequest(

@@ -50,6 +50,8 @@ async def extended_with_credentials(ctx: CheckContext, target: Target | None) ->
         return skipped("the card does not claim an extended card")
     if _declares_security(ctx) and not _has_credentials(ctx):
         return skipped("the card declares security and no credentials were given")
+    if _declares_security(ctx) and target.index in ctx.withheld:
+        return skipped("the interface is not on the card's host: no credentials go to it")
     call = await ctx.role_call(target, MethodRole.EXTENDED_CARD)
     if not call.ok:
         return failed(f"the extended card was not served: {call.describe()}")

@@ -37,6 +37,9 @@ class CheckContext:
     clock: Clock = field(default_factory=Clock)
     extras: dict[str, Any] = field(default_factory=dict)
     """Services a check needs that the runner provides (the push receiver factory)."""
+    withheld: frozenset[int] = frozenset()
+    """Indexes of the interfaces off the card's host: no credential is ever sent to them
+    (a card must not be able to send the user's token to a host of its choosing)."""
     _memo: dict[tuple[str, int], CallResult] = field(default_factory=dict)
     _seen: list[int] = field(default_factory=list)
     operation: str = ""
@@ -78,6 +81,8 @@ class CheckContext:
     ) -> CallResult:
         """One exchange with ``target``, bounded by the call timeout and the budget
         (``drop_after``: :func:`app.check.calls.perform`)."""
+        if target.index in self.withheld:
+            auth = False
         left = self.remaining()
         if left <= 0.05:
             raise BudgetExhausted

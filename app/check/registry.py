@@ -28,10 +28,13 @@ CHECKS: tuple[CheckSpec, ...] = (
 CARD_AVAILABLE = "card.available"
 """The card fetch itself: judged by the runner before any other check."""
 
+CREDENTIALS_WITHHELD = "card.credentials-withheld"
+"""An interface off the card's host: called without the run's credentials (the runner's)."""
+
 INTERFACE_ANSWERS = "card.interface-answers"
 """When no interface answers this, the agent is unreachable and the run stops."""
 
 
 def check_ids() -> tuple[str, ...]:
     """Every check id (``card.available`` first)."""
-    return (CARD_AVAILABLE, *(spec.check_id for spec in CHECKS))
+    return (CARD_AVAILABLE, CREDENTIALS_WITHHELD, *(spec.check_id for spec in CHECKS))

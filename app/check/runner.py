@@ -20,11 +20,11 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from app.check.calls import CallSettings, HistorySink
+from app.check.calls import CREDENTIAL_HEADERS, CallSettings, HistorySink
 from app.check.checks_card import NO_ANSWER
 from app.check.context import BudgetExhausted, CheckContext
 from app.check.model import (
@@ -37,11 +37,16 @@ from app.check.model import (
     CheckStatus,
     EndReason,
 )
-from app.check.registry import CARD_AVAILABLE, CHECKS, INTERFACE_ANSWERS
+from app.check.registry import (
+    CARD_AVAILABLE,
+    CHECKS,
+    CREDENTIALS_WITHHELD,
+    INTERFACE_ANSWERS,
+)
 from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
-from app.protocol.auth import AuthConfig
+from app.protocol.auth import AuthConfig, AuthKind
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
@@ -51,6 +56,10 @@ from app.protocol.network import DIRECT, NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
+
+
+MAX_INTERFACES = 32
+"""Interfaces one run exercises: a card listing thousands must not make it run for hours."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ async def _checks(
     reading: CardRead,
     findings: CardFindings,
     targets: tuple[Target, ...],
-    unspeakable: list[str],
+    unspeakable: list[tuple[str, str]],
     http: httpx.AsyncClient,
     clock: Clock,
 ) -> AsyncGenerator[CheckEvent, None]:
@@ -155,14 +164,19 @@ async def _checks(
         message_text=options.message_text,
         task_text=options.task_text,
         clock=clock,
+        withheld=_off_host(targets, reading.source),
     )
     ctx.extras["problems"] = findings.problems
     plan = _plan(targets, options.only)
     labels = tuple(t.label for t in targets)
-    yield CheckStarted(options.card_url, view.name, labels, len(plan) + 1 + len(unspeakable))
+    warned_off = [t for t in targets if t.index in ctx.withheld] if _credentials(options) else []
+    count = len(plan) + 1 + len(unspeakable) + len(warned_off)
+    yield CheckStarted(options.card_url, view.name, labels, count)
     yield result(_available(options.card_url))
-    for label in unspeakable:
-        yield result(_not_spoken(label))
+    for label, why in unspeakable:
+        yield result(_not_spoken(label, why))
+    for target in warned_off:
+        yield result(_withheld(target, reading.source))
     reason = EndReason.COMPLETED
     message = ""
     answered: list[bool] = []
@@ -248,7 +262,7 @@ def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
 
 def _targets(
     view: CardView, index: int | None, card_url: str
-) -> tuple[tuple[Target, ...], list[str]]:
+) -> tuple[tuple[Target, ...], list[tuple[str, str]]]:
     interfaces = list(enumerate(view.interfaces))
     if index is not None:
         if not 0 <= index < len(interfaces):
@@ -257,10 +271,19 @@ def _targets(
             )
         interfaces = [interfaces[index]]
     targets: list[Target] = []
-    unspeakable: list[str] = []
+    unspeakable: list[tuple[str, str]] = []
+    if len(interfaces) > MAX_INTERFACES:
+        unspeakable.append(
+            (
+                f"interfaces {MAX_INTERFACES}–{len(interfaces) - 1}",
+                f"not checked: a run checks the first {MAX_INTERFACES} of the card's "
+                f"{len(interfaces)} interfaces (--interface N checks any one)",
+            )
+        )
+        interfaces = interfaces[:MAX_INTERFACES]
     for i, iface in interfaces:
         if not iface.speakable or iface.major_minor is None:
-            unspeakable.append(f"{iface.binding} {iface.protocol_version} {iface.url}")
+            unspeakable.append((f"{iface.binding} {iface.protocol_version} {iface.url}", _UNSPOKEN))
             continue
         targets.append(
             Target(
@@ -272,6 +295,32 @@ def _targets(
             )
         )
     return tuple(targets), unspeakable
+
+
+def host_of(url: str) -> str:
+    """The host name of an interface or card URL, lower-case (gRPC's ``host:port`` too);
+    ``""`` when it has none."""
+    try:
+        host = urlsplit(url if "://" in url else f"//{url}").hostname
+    except ValueError:
+        return ""
+    return (host or "").lower().rstrip(".")
+
+
+def _off_host(targets: tuple[Target, ...], card_url: str) -> frozenset[int]:
+    """The interfaces on another host than the card's: the run's credentials are for the
+    host the user pointed at, not for any host a card names. A card read from a file has no
+    host: the user chose it, so every interface gets them."""
+    if "://" not in card_url:
+        return frozenset()
+    card_host = host_of(card_url)
+    return frozenset(t.index for t in targets if not card_host or host_of(t.url) != card_host)
+
+
+def _credentials(options: CheckOptions) -> bool:
+    return options.auth.kind is not AuthKind.NONE or any(
+        name.lower() in CREDENTIAL_HEADERS for name, _ in options.headers
+    )
 
 
 def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
@@ -336,14 +385,30 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
     )  # fmt: skip
 
 
-def _not_spoken(label: str) -> CheckResult:
+def _withheld(target: Target, card_url: str) -> CheckResult:
+    return CheckResult(
+        CREDENTIALS_WITHHELD,
+        CheckArea.CARD,
+        "credentials go only to the card's host",
+        CheckStatus.WARN,
+        "A2A 1.0 §7",
+        f"{target.label} is not on {host_of(card_url) or card_url}'s host: it is called "
+        "without the run's credentials",
+        target.label,
+    )
+
+
+_UNSPOKEN = "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC"
+
+
+def _not_spoken(label: str, why: str) -> CheckResult:
     return CheckResult(
         INTERFACE_ANSWERS,
         CheckArea.CARD,
         "the interface answers at its URL in its binding and version",
         CheckStatus.SKIP,
         "A2A 1.0 §8.3",
-        "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC",
+        why,
         label,
     )
 

@@ -41,11 +41,15 @@ def parse_har(data: Any) -> Source:
     return Source("har", f"Imported from {made_by}", tuple(out))
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _request(request: dict[str, Any], entry: dict[str, Any], place: str) -> RawRequest:
     url = str(request.get("url") or "")
     headers = tuple(
         (str(h.get("name", "")), str(h.get("value", "")))
-        for h in request.get("headers") or []
+        for h in _list(request.get("headers"))
         if isinstance(h, dict)
     )
     post = request.get("postData")

@@ -86,12 +86,23 @@ def _deref(doc: dict[str, Any], node: Any) -> Any:
     return node
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is an object, else an empty one (a hostile document's wrong type)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` when it is a list, else nothing (a hostile document's wrong type)."""
+    return value if isinstance(value, list) else []
+
+
 def _server(doc: dict[str, Any], op: dict[str, Any], item: dict[str, Any]) -> str:
     for owner in (op, item, doc):
         servers = owner.get("servers")
         if isinstance(servers, list) and servers and isinstance(servers[0], dict):
             url = str(servers[0].get("url") or "")
-            for name, var in (servers[0].get("variables") or {}).items():
+            variables = servers[0].get("variables")
+            for name, var in (variables if isinstance(variables, dict) else {}).items():
                 if isinstance(var, dict) and "default" in var:
                     url = url.replace("{" + str(name) + "}", str(var["default"]))
             return url.rstrip("/")
@@ -101,7 +112,7 @@ def _server(doc: dict[str, Any], op: dict[str, Any], item: dict[str, Any]) -> st
 def _operation(
     doc: dict[str, Any], path: str, verb: str, op: dict[str, Any], item: dict[str, Any], place: str
 ) -> list[RawRequest]:
-    declared = [*(item.get("parameters") or []), *(op.get("parameters") or [])]
+    declared = [*_list(item.get("parameters")), *_list(op.get("parameters"))]
     params = [_deref(doc, p) for p in declared]
     values: dict[str, str] = {}
     query: list[tuple[str, str]] = []
@@ -140,7 +151,7 @@ def _operation(
 
 
 def _param_example(doc: dict[str, Any], param: dict[str, Any]) -> str | None:
-    schema = _deref(doc, param.get("schema")) if isinstance(param.get("schema"), dict) else {}
+    schema = _dict(_deref(doc, param.get("schema")))
     for value in (param.get("example"), schema.get("example"), schema.get("default")):
         if value is not None and not isinstance(value, dict | list):
             return str(value).lower() if isinstance(value, bool) else str(value)
@@ -162,12 +173,12 @@ def _bodies(doc: dict[str, Any], op: dict[str, Any]) -> tuple[list[tuple[str, st
     media = next((m for m in content if "json" in str(m).lower()), None)
     if media is None:
         return [], ""
-    entry = _deref(doc, content[media]) or {}
-    schema = _deref(doc, entry.get("schema")) if isinstance(entry.get("schema"), dict) else {}
+    entry = _dict(_deref(doc, content[media]))
+    schema = _dict(_deref(doc, entry.get("schema")))
     found: list[tuple[str, Any]] = []
     if "example" in entry:
         found.append(("", entry["example"]))
-    for label, example in (entry.get("examples") or {}).items():
+    for label, example in _dict(entry.get("examples")).items():
         example = _deref(doc, example)
         if isinstance(example, dict) and "value" in example:
             found.append((str(example.get("summary") or label), example["value"]))
@@ -203,7 +214,7 @@ def _from_method_enum(doc: dict[str, Any], schema: dict[str, Any]) -> list[tuple
 
 def _auth(doc: dict[str, Any], op: dict[str, Any]) -> RawAuth | None:
     security = op.get("security", doc.get("security"))
-    schemes = (doc.get("components") or {}).get("securitySchemes") or {}
+    schemes = _dict(_dict(doc.get("components")).get("securitySchemes"))
     if not isinstance(security, list) or not isinstance(schemes, dict):
         return None
     for requirement in security:

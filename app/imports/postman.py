@@ -77,7 +77,7 @@ def _request(request: Any, name: str, place: str, folder: str, auth: RawAuth | N
     notes: list[str] = []
     headers = tuple(
         (str(h.get("key", "")), str(h.get("value", "")))
-        for h in request.get("header") or []
+        for h in _list(request.get("header"))
         if isinstance(h, dict) and not h.get("disabled")
     )
     body = ""
@@ -104,6 +104,10 @@ def _request(request: Any, name: str, place: str, folder: str, auth: RawAuth | N
     )
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _url(url: Any) -> str:
     if isinstance(url, str):
         return url
@@ -113,12 +117,12 @@ def _url(url: Any) -> str:
     if not text:
         host = url.get("host")
         path = url.get("path")
-        host_text = ".".join(host) if isinstance(host, list) else str(host or "")
+        host_text = ".".join(str(h) for h in host) if isinstance(host, list) else str(host or "")
         path_text = "/".join(str(p) for p in path) if isinstance(path, list) else str(path or "")
         protocol = f"{url['protocol']}://" if url.get("protocol") else ""
         text = f"{protocol}{host_text}/{path_text}" if path_text else f"{protocol}{host_text}"
     # Postman path variables (`/tasks/:taskId`) take their values from url.variable.
-    for variable in url.get("variable") or []:
+    for variable in _list(url.get("variable")):
         if isinstance(variable, dict) and variable.get("key") and "value" in variable:
             text = text.replace(f":{variable['key']}", str(variable["value"]))
     return text
@@ -131,7 +135,7 @@ def _auth(block: Any) -> RawAuth | None:
     kind = block.get("type")
     if kind in (None, "inherit"):
         return None
-    if kind == "noauth":
+    if kind == "noauth" or not isinstance(kind, str):  # a list or object names no scheme
         return RawAuth()
     pairs = block.get(kind)
     values: dict[str, str] = {}

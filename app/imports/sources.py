@@ -57,6 +57,19 @@ def parse_text(text: str, name: str = "<pasted text>") -> Source:
     except SpecError as exc:
         raise ImportSourceError(str(exc)) from exc
     kind = kind_of(data)
+    try:
+        return _parse_kind(kind, data, name)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
+        if isinstance(exc, ImportSourceError):
+            raise
+        # A wrong type deep in a hostile document the parser's checks missed: still an
+        # import error that names the document, not a crash (tests/attack/test_import_fuzz.py).
+        raise ImportSourceError(
+            f"{name}: a malformed {KINDS.get(kind, 'document')} ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _parse_kind(kind: str, data: Any, name: str) -> Source:
     if kind == "postman":
         return parse_postman(data)
     if kind == "har":

@@ -18,13 +18,15 @@ a stream, the last item that has a value there).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+
+import re2
 
 from app.errors import WorkbenchError
 from app.protocol.events import NOT_JSON, ExchangeEnd, ExchangeEvent, ResponseBody, StreamItem
@@ -36,7 +38,8 @@ class AssertionOp(StrEnum):
     EQUALS = "equals"
     CONTAINS = "contains"
     MATCHES = "matches"
-    """``value`` is a regular expression (Python ``re``), searched anywhere in the text."""
+    """``value`` is a regular expression in RE2 syntax (no backreferences or lookaround),
+    searched anywhere in the text in linear time (:func:`pattern`)."""
     EXISTS = "exists"
     """``value`` true (the default) or false: the path must (not) select something."""
     TYPE = "type"
@@ -85,10 +88,12 @@ def problem(assertion: Assertion) -> str:
     if op is AssertionOp.MATCHES:
         if not isinstance(value, str):
             return "matches takes a regular expression (a string)"
+        if len(value) > MAX_PATTERN:
+            return f"the regular expression is longer than {MAX_PATTERN} characters"
         try:
-            re.compile(value)
-        except re.error as exc:
-            return f"invalid regular expression: {exc}"
+            pattern(value)
+        except re2.error as exc:
+            return f"invalid regular expression (RE2 syntax): {_error_text(exc)}"
     if op is AssertionOp.TYPE and value not in JSON_TYPES:
         return f"type takes one of {', '.join(JSON_TYPES)}"
     if op is AssertionOp.LESS_THAN and not _is_number(value):
@@ -231,7 +236,14 @@ def _compare(op: AssertionOp, actual: Any, expected: Any) -> tuple[bool, str]:
         strings = [t for t in texts if isinstance(t, str)]
         if not strings:
             return False, f"{_show(actual)} is not a string"
-        return any(re.search(expected, t) for t in strings), ""
+        try:
+            compiled = pattern(expected)
+        except re2.error as exc:
+            return False, f"invalid regular expression (RE2 syntax): {_error_text(exc)}"
+        strings = strings[:MAX_SUBJECTS]
+        if any(len(t) > MAX_SUBJECT for t in strings):
+            return False, f"a text longer than {MAX_SUBJECT} characters is not searched"
+        return any(compiled.search(t) for t in strings), ""
     if op is AssertionOp.TYPE:
         kind = json_type(actual)
         return kind == expected or (expected == "number" and kind == "integer"), (
@@ -240,6 +252,34 @@ def _compare(op: AssertionOp, actual: Any, expected: Any) -> tuple[bool, str]:
     if not _is_number(actual):
         return False, f"{_show(actual)} is not a number"
     return actual < expected, ""
+
+
+MAX_PATTERN = 4096
+"""Characters of a ``matches`` pattern: RE2 bounds its program's memory, this its size."""
+MAX_SUBJECT = 16 << 20
+"""Characters of a text ``matches`` searches: RE2 is linear, this bounds the line (a
+longer one fails the assertion rather than be searched in part, which could pass ``$``)."""
+MAX_SUBJECTS = 1000
+"""Strings of an array ``matches`` searches (the first thousand)."""
+
+
+@functools.lru_cache(maxsize=256)
+def pattern(text: str) -> Any:
+    """``text`` compiled by RE2: a linear-time engine, so no user pattern can backtrack
+    catastrophically over agent-controlled text (``(a+)+$``, which Python's ``re`` takes
+    ages over).
+
+    Raises:
+        re2.error: not a valid RE2 expression (backreferences, lookaround).
+    """
+    options = re2.Options()
+    options.log_errors = False  # the error is the caller's to report, not stderr's
+    return re2.compile(text, options=options)
+
+
+def _error_text(exc: Exception) -> str:
+    arg = exc.args[0] if exc.args else ""
+    return arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
 
 
 def json_type(value: Any) -> str:

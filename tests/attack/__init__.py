@@ -1,0 +1,1 @@
+"""Hostile input against the new features (check, imports, replay, assertions)."""
