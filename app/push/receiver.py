@@ -110,6 +110,25 @@ class PushDelivery:
         info = classify_json(self.body_json)
         return "" if info.kind is ItemKind.ERROR else info.kind.value
 
+    @property
+    def token_check(self) -> str:
+        """The token check in words: ``matches the token we set``, ``missing``, ``wrong``
+        (a token the receiver never issued), or ``not checked`` (none issued, none came)."""
+        if self.token_ok is True:
+            return "matches the token we set"
+        if self.token_ok is None:
+            return "not checked"
+        return "missing" if self.token is None else "wrong"
+
+    @property
+    def auth_seen(self) -> str:
+        """How the agent authenticated: ``Bearer in Authorization``, the token header, both,
+        or ``none``."""
+        seen = [f"{self.scheme} in Authorization"] if self.scheme else []
+        if self.token is not None:
+            seen.append(TOKEN_HEADER)
+        return " and ".join(seen) or "none"
+
     def masked_headers(self) -> Headers:
         """:attr:`headers` with credential values masked (the token, ``Authorization``)."""
         return mask_headers(self.headers)
@@ -248,6 +267,11 @@ class PushReceiver:
         token = secrets.token_urlsafe(24)
         self._tokens.add(token)
         return token
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """Every token issued (secrets: register them where the app masks credentials)."""
+        return tuple(self._tokens)
 
     def add_listener(self, callback: Listener) -> Callable[[], None]:
         """Call ``callback`` with each delivery as it arrives; returns the remover."""
