@@ -196,7 +196,7 @@ class PushReceiver:
         self._tokens: set[str] = set()
         self._listeners: list[Listener] = []
         self._changed = asyncio.Event()
-        self._server: uvicorn.Server | None = None
+        self._server: _QuietServer | None = None
         self._task: asyncio.Task[None] | None = None
 
     # --- lifecycle ---------------------------------------------------------------
@@ -256,9 +256,13 @@ class PushReceiver:
         self._server = self._task = None
         if server is None or task is None:
             return
-        server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
+        server.request_exit()
+        try:
             await task
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # the server already died: stopping is done all the same
+            log.exception("push receiver failed while serving")
 
     # --- tokens and deliveries -------------------------------------------------------
 
@@ -365,9 +369,25 @@ class PushReceiver:
 class _QuietServer(uvicorn.Server):
     """uvicorn without its signal capture: the app (GUI, CLI) owns SIGINT and SIGTERM."""
 
+    exit_requested: asyncio.Event | None = None
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
+
+    async def main_loop(self) -> None:
+        # Waits for stop() instead of uvicorn's 0.1 s polling: no timer runs while idle, so
+        # a qasync loop that Qt steps outside run_until_complete (GUI tests) cannot wake it
+        # with no running loop. The Date header is set once, at start: good enough here.
+        self.exit_requested = asyncio.Event()
+        await self.on_tick(0)
+        if not self.should_exit:
+            await self.exit_requested.wait()
+
+    def request_exit(self) -> None:
+        self.should_exit = True
+        if self.exit_requested is not None:
+            self.exit_requested.set()
 
 
 async def _read_bounded(request: Request) -> tuple[bytes, bool]:

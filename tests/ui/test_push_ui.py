@@ -1,0 +1,85 @@
+"""The request tab's local push receiver, clicked as a person against the demo agent
+(pushNotifications: true): the button fills the push config, the agent delivers, the
+delivery is a timeline row with its token check."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from app.protocol.stream_items import ItemKind
+from app.push.receiver import LOOPBACK_NOTE
+from app.ui.main_window import MainWindow
+from tests.ui.test_timeline import new_tab, panel_of, rows
+
+pytestmark = [pytest.mark.gui, pytest.mark.peer]
+
+SHOTS = Path("/work/wt/notes/shots")
+
+
+def _click(qtbot: Any, widget: Any, name: str) -> None:
+    button = widget.findChild(QPushButton, name)
+    assert button is not None and button.isEnabled() and button.isVisible(), name
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+@pytest.mark.parametrize("token", ["ours", "wrong"])
+def test_use_local_receiver_then_the_delivery_row(
+    qtbot: Any,
+    window: MainWindow,
+    wait_until: Callable[..., None],
+    sdk_peer: dict[str, Any],
+    token: str,
+) -> None:
+    tab = new_tab(window, sdk_peer["jsonrpc_url"], "SendMessage", "ask")
+    _click(qtbot, tab, "sendButton")
+    wait_until(lambda: not tab.busy and bool(tab.last_task_id))
+    task_id = tab.last_task_id
+
+    tab.method_combo.setCurrentIndex(tab.method_combo.findData("CreateTaskPushNotificationConfig"))
+    note = tab.findChild(QLabel, "pushReceiverNote")
+    assert note is not None and note.isVisible() and note.text() == LOOPBACK_NOTE
+    _click(qtbot, tab, "pushReceiverButton")
+    wait_until(lambda: "127.0.0.1" in tab.body_editor.toPlainText())
+    params = json.loads(tab.body_editor.toPlainText())["params"]
+    assert params["taskId"] == task_id and params["url"].startswith("http://127.0.0.1:")
+    assert len(params["token"]) >= 20 and params["token"] != "webhook-token"
+    if token == "wrong":  # the person edits the token: the agent sends what it was given
+        text = tab.body_editor.toPlainText().replace(params["token"], "not-the-token-we-set")
+        tab.body_editor.setPlainText(text)
+    _click(qtbot, tab, "sendButton")
+    wait_until(lambda: not tab.busy)
+    assert params["token"] not in tab.response_view.findChild(QLabel).text()
+
+    _click(qtbot, tab, "resultFollowUpButton")  # answer the question: the task completes
+    tab.message_text_edit.setText("Ada")
+    tab.replace_body()
+    _click(qtbot, tab, "sendButton")
+    panel = panel_of(tab)
+
+    def deliveries() -> list[Any]:
+        return [r for r in rows(panel) if r.kind is ItemKind.PUSH_DELIVERY]
+
+    wait_until(lambda: bool(deliveries()), timeout=15)
+    row = deliveries()[0]
+    assert row.task_id == task_id and row.state is not None
+    expected = "matches the token we set" if token == "ours" else "wrong"
+    assert f"token {expected}" in row.summary and row.data["tokenCheck"] == expected
+    assert row.data["authentication"] == "X-A2A-Notification-Token"
+    assert params["token"] not in json.dumps(row.data) and params["token"].encode() not in row.raw
+    assert bool(row.findings) is (token == "wrong")
+
+    tab.result_tabs.setCurrentWidget(panel)
+    panel.view.selectRow(row.index or 0)
+    wait_until(lambda: "tokenCheck" in panel.json_view.toPlainText())
+    shown = [False]  # a pause on the loop (qtbot.wait would step its tasks outside it)
+    QTimer.singleShot(150, lambda: shown.__setitem__(0, True))
+    wait_until(lambda: shown[0])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / f"push-delivery-{token}.png"))
