@@ -43,6 +43,7 @@ from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
 from app.ui.files_wiring import install_files
+from app.ui.gap_wiring import GapWiring
 from app.ui.method_marks import mark_methods
 from app.ui.proxy_settings import current_proxy
 from app.ui.push_wiring import PushWiring, push_secrets
@@ -106,6 +107,7 @@ class RequestTab(RequestForm):
         self.attachments_panel, self.artifacts_view = install_files(self)
         install_assertions(self)
         self.push = PushWiring(self)  # Use local receiver; deliveries on the timeline
+        self.gaps = GapWiring(self)  # after a resubscription: GetTask, missed updates
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)

@@ -16,9 +16,10 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from app.protocol.stream_items import ItemKind
 from app.push.receiver import LOOPBACK_NOTE
 from app.ui.main_window import MainWindow
+from tests.helpers.sse_server import HANG, sse_server
 from tests.ui.test_timeline import new_tab, panel_of, rows
 
-pytestmark = [pytest.mark.gui, pytest.mark.peer]
+pytestmark = [pytest.mark.gui]
 
 SHOTS = Path("/work/wt/notes/shots")
 
@@ -29,6 +30,7 @@ def _click(qtbot: Any, widget: Any, name: str) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+@pytest.mark.peer
 @pytest.mark.parametrize("token", ["ours", "wrong"])
 def test_use_local_receiver_then_the_delivery_row(
     qtbot: Any,
@@ -83,3 +85,56 @@ def test_use_local_receiver_then_the_delivery_row(
     wait_until(lambda: shown[0])
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SHOTS / f"push-delivery-{token}.png"))
+
+
+# --- the gap detector ------------------------------------------------------------------
+
+
+def _sse(obj: Any) -> bytes:
+    return b"data: " + json.dumps(obj).replace('"@ID@"', "@ID@").encode() + b"\n\n"
+
+
+def test_resubscribe_then_getTask_finds_what_was_missed(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    # A hostile agent: its resubscription skips the Task it should start with, and the
+    # artifact and the input-required status it emitted meanwhile.
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}
+    working = {
+        "statusUpdate": {
+            "taskId": "t-1",
+            "contextId": "c-1",
+            "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:01Z"},
+        }
+    }
+    snapshot = {
+        **task,
+        "status": {"state": "TASK_STATE_INPUT_REQUIRED"},
+        "artifacts": [{"artifactId": "a-1", "name": "report", "parts": [{"text": "r"}]}],
+    }
+    envelope = {"jsonrpc": "2.0", "id": "@ID@"}
+
+    def script(n: int) -> list[Any]:
+        if n == 1:  # the first stream: the Task, then it is dropped
+            return [_sse({**envelope, "result": {"task": task}}), HANG]
+        if n == 2:  # the resubscription: one status, then the server ends it
+            return [_sse({**envelope, "result": working})]
+        server.content_type = "application/json"  # the GetTask snapshot
+        return [json.dumps({**envelope, "result": snapshot}).replace('"@ID@"', "@ID@").encode()]
+
+    with sse_server(script) as server:
+        tab = new_tab(window, server.url, "SendStreamingMessage", "hi")
+        panel = panel_of(tab)
+        _click(qtbot, tab, "sendButton")
+        wait_until(lambda: panel.task_id == "t-1")
+        _click(qtbot, tab, "stopButton")
+        wait_until(lambda: not tab.busy)
+        _click(qtbot, tab, "resubscribeButton")
+        wait_until(lambda: any(r.kind is ItemKind.FINDING for r in rows(panel)), timeout=15)
+    finding = next(r for r in rows(panel) if r.kind is ItemKind.FINDING)
+    assert finding.summary == "missed: artifact `report`, working → input-required"
+    assert [f.rule for f in finding.findings] == ["missed-updates"]
+    assert any("GetTask snapshot" in r.summary for r in rows(panel))
+    tab.result_tabs.setCurrentWidget(panel)
+    panel.view.selectRow(finding.index or 0)
+    assert window.grab().save(str(SHOTS / "push-gap-finding.png"))
