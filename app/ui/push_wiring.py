@@ -116,6 +116,9 @@ class PushWiring(QObject):
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(layout.indexOf(tab.shape_banner) + 1, box)
         self.button.clicked.connect(self.use_local_receiver)
+        self._filling = False
+        # The status speaks of the body it filled: once the draft changes, it is stale.
+        tab.body_editor.textChanged.connect(self._on_body_changed)
         tab.controller.started.connect(self._on_started)
         tab.controller.events_arrived.connect(self._on_events)
 
@@ -152,9 +155,17 @@ class PushWiring(QObject):
         text, task_ids = filled
         cursor = QTextCursor(tab.body_editor.document())
         cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(text)  # one undo step, unlike setPlainText
+        self._filling = True
+        try:
+            cursor.insertText(text)  # one undo step, unlike setPlainText
+        finally:
+            self._filling = False
         self.note_tasks(task_ids)
         self._say(f"Push config set to {receiver.url} with a fresh token (masked in history)")
+
+    def _on_body_changed(self) -> None:
+        if not self._filling:
+            self.status.hide()
 
     def _say(self, text: str) -> None:
         self.status.setText(text)

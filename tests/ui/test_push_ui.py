@@ -50,6 +50,8 @@ def test_use_local_receiver_then_the_delivery_row(
     _click(qtbot, tab, "pushReceiverButton")
     wait_until(lambda: "127.0.0.1" in tab.body_editor.toPlainText())
     params = json.loads(tab.body_editor.toPlainText())["params"]
+    status = tab.findChild(QLabel, "pushReceiverStatus")
+    assert status is not None and status.isVisible() and params["url"] in status.text()
     assert params["taskId"] == task_id and params["url"].startswith("http://127.0.0.1:")
     assert len(params["token"]) >= 20 and params["token"] != "webhook-token"
     if token == "wrong":  # the person edits the token: the agent sends what it was given
@@ -138,3 +140,25 @@ def test_resubscribe_then_getTask_finds_what_was_missed(
     tab.result_tabs.setCurrentWidget(panel)
     panel.view.selectRow(finding.index or 0)
     assert window.grab().save(str(SHOTS / "push-gap-finding.png"))
+
+
+def test_delivery_and_finding_rows_pass_the_model_tester(qtmodeltester: Any, qapp: Any) -> None:
+    from app.protocol.events import NOT_JSON as _NOT_JSON
+    from app.push.receiver import PushDelivery
+    from app.ui.push_wiring import delivery_row
+    from app.ui.timeline_model import TimelineModel, TimelineRow
+
+    body = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}}
+    raw = json.dumps(body).encode()
+    delivery = PushDelivery(1, 10.0, "POST", "/push", (("x-a2a-notification-token", "secret-1"),),
+                            raw, body, "secret-1", False, "", "t")  # fmt: skip
+    model = TimelineModel()
+    row = delivery_row(delivery, 9.5)
+    assert row.t_ms == 500.0 and row.kind is ItemKind.PUSH_DELIVERY and "token wrong" in row.summary
+    assert b"secret-1" not in row.raw and "secret-1" not in json.dumps(row.data)
+    model.append(row)
+    model.append(TimelineRow(0.0, ItemKind.FINDING, "t", summary="no gaps", marker=True,
+                             data=_NOT_JSON))  # fmt: skip
+    model.flush()
+    qtmodeltester.check(model)
+    assert [model.row_at(n).kind for n in range(2)] == [ItemKind.PUSH_DELIVERY, ItemKind.FINDING]
