@@ -54,12 +54,18 @@ def test_use_local_receiver_then_the_delivery_row(
     assert status is not None and status.isVisible() and params["url"] in status.text()
     assert params["taskId"] == task_id and params["url"].startswith("http://127.0.0.1:")
     assert len(params["token"]) >= 20 and params["token"] != "webhook-token"
+    # The history's copy of the tab (Open as new request) keeps the token masked.
+    from app.ui.history_recording import tab_context
+
+    assert params["token"] not in json.dumps(tab_context(tab))
     if token == "wrong":  # the person edits the token: the agent sends what it was given
         text = tab.body_editor.toPlainText().replace(params["token"], "not-the-token-we-set")
         tab.body_editor.setPlainText(text)
     _click(qtbot, tab, "sendButton")
     wait_until(lambda: not tab.busy)
-    assert params["token"] not in tab.response_view.findChild(QLabel).text()
+    sent = tab.response_view.request_view.toPlainText()  # the request as sent, masked
+    assert params["url"] in sent and params["token"] not in sent
+    assert token == "wrong" or "****" in sent
 
     _click(qtbot, tab, "resultFollowUpButton")  # answer the question: the task completes
     tab.message_text_edit.setText("Ada")
