@@ -239,6 +239,11 @@ def _unwrap(value: Any) -> tuple[ItemKind, dict[str, Any] | None]:
     return kind, value
 
 
+def snapshot_task(snapshot: Any) -> dict[str, Any] | None:
+    """The Task a GetTask answer holds (envelope removed), None when it holds none."""
+    return _as_task(snapshot)
+
+
 def _as_task(snapshot: Any) -> dict[str, Any] | None:
     kind, obj = _unwrap(snapshot)
     return obj if kind is ItemKind.TASK else None

@@ -31,7 +31,8 @@ from app.protocol.stream_items import ItemInfo, ItemKind, TaskState
 from app.protocol.types import ProtocolVersion
 
 # Items that say nothing about the task (the lifecycle checks skip them).
-_NOT_EVENTS = frozenset({ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END, ItemKind.INCOMPLETE})
+_NOT_EVENTS = frozenset({ItemKind.COMMENT, ItemKind.ERROR, ItemKind.END, ItemKind.INCOMPLETE,
+                         ItemKind.PUSH_DELIVERY, ItemKind.FINDING})  # fmt: skip
 
 
 class StreamEnding(StrEnum):

@@ -35,6 +35,10 @@ class ItemKind(StrEnum):
     INCOMPLETE = "incomplete"
     """An SSE event the stream ended in the middle of: not dispatched (WHATWG), raw only."""
     END = "end"
+    PUSH_DELIVERY = "push delivery"
+    """A push notification the local receiver got (app/push), shown among a task's events."""
+    FINDING = "finding"
+    """A finding about the task as a whole (the gap detector's missed updates)."""
 
 
 class TaskState(StrEnum):

@@ -110,6 +110,25 @@ class PushDelivery:
         info = classify_json(self.body_json)
         return "" if info.kind is ItemKind.ERROR else info.kind.value
 
+    @property
+    def token_check(self) -> str:
+        """The token check in words: ``matches the token we set``, ``missing``, ``wrong``
+        (a token the receiver never issued), or ``not checked`` (none issued, none came)."""
+        if self.token_ok is True:
+            return "matches the token we set"
+        if self.token_ok is None:
+            return "not checked"
+        return "missing" if self.token is None else "wrong"
+
+    @property
+    def auth_seen(self) -> str:
+        """How the agent authenticated: ``Bearer in Authorization``, the token header, both,
+        or ``none``."""
+        seen = [f"{self.scheme} in Authorization"] if self.scheme else []
+        if self.token is not None:
+            seen.append(TOKEN_HEADER)
+        return " and ".join(seen) or "none"
+
     def masked_headers(self) -> Headers:
         """:attr:`headers` with credential values masked (the token, ``Authorization``)."""
         return mask_headers(self.headers)
@@ -177,7 +196,7 @@ class PushReceiver:
         self._tokens: set[str] = set()
         self._listeners: list[Listener] = []
         self._changed = asyncio.Event()
-        self._server: uvicorn.Server | None = None
+        self._server: _QuietServer | None = None
         self._task: asyncio.Task[None] | None = None
 
     # --- lifecycle ---------------------------------------------------------------
@@ -237,9 +256,13 @@ class PushReceiver:
         self._server = self._task = None
         if server is None or task is None:
             return
-        server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
+        server.request_exit()
+        try:
             await task
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # the server already died: stopping is done all the same
+            log.exception("push receiver failed while serving")
 
     # --- tokens and deliveries -------------------------------------------------------
 
@@ -248,6 +271,11 @@ class PushReceiver:
         token = secrets.token_urlsafe(24)
         self._tokens.add(token)
         return token
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """Every token issued (secrets: register them where the app masks credentials)."""
+        return tuple(self._tokens)
 
     def add_listener(self, callback: Listener) -> Callable[[], None]:
         """Call ``callback`` with each delivery as it arrives; returns the remover."""
@@ -341,9 +369,25 @@ class PushReceiver:
 class _QuietServer(uvicorn.Server):
     """uvicorn without its signal capture: the app (GUI, CLI) owns SIGINT and SIGTERM."""
 
+    exit_requested: asyncio.Event | None = None
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
+
+    async def main_loop(self) -> None:
+        # Waits for stop() instead of uvicorn's 0.1 s polling: no timer runs while idle, so
+        # a qasync loop that Qt steps outside run_until_complete (GUI tests) cannot wake it
+        # with no running loop. The Date header is set once, at start: good enough here.
+        self.exit_requested = asyncio.Event()
+        await self.on_tick(0)
+        if not self.should_exit:
+            await self.exit_requested.wait()
+
+    def request_exit(self) -> None:
+        self.should_exit = True
+        if self.exit_requested is not None:
+            self.exit_requested.set()
 
 
 async def _read_bounded(request: Request) -> tuple[bytes, bool]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import functools
 import logging
 import threading
@@ -27,7 +28,9 @@ from app.history.recorder import Recorder
 from app.history.store import HistoryStore, HistoryUnavailable
 from app.protocol.events import EventBatch
 from app.protocol.request import A2ARequest
+from app.protocol.secrets import redact
 from app.session import TabState, state_to_dict, strip_secrets
+from app.ui.push_wiring import push_secrets
 
 if TYPE_CHECKING:
     from app.ui.messages import MessageBridge
@@ -41,6 +44,8 @@ def tab_context(tab: RequestTab) -> dict[str, Any]:
     base = tab.saved_base
     clean_base = strip_secrets(base)[0] if base is not None else None
     draft, dropped = strip_secrets(tab.to_saved(), clean_base)
+    # The push receiver's tokens are in the body the user sends: never in the history.
+    draft = dataclasses.replace(draft, body=redact(draft.body, push_secrets()))
     spec_path = tab.spec_path
     state = TabState(
         draft=draft,

@@ -278,6 +278,9 @@ class MainWindow(QMainWindow):
         if hasattr(self, "spec"):
             await self.spec.shutdown()
         await asyncio.gather(*(tab.shutdown() for tab in self.request_tabs()))
+        from app.ui.push_wiring import shutdown_shared
+
+        await shutdown_shared()  # the local push receiver, if a tab started it
         if hasattr(self, "check"):
             await self.check.shutdown()
         if self.generate_server_dialog is not None:

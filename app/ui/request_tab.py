@@ -30,6 +30,7 @@ from app.protocol.followups import follow_up_method, is_streaming, task_request
 from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.oauth.challenge import invalid_token
 from app.protocol.request import A2ARequest, render_body
+from app.protocol.secrets import with_secrets
 from app.protocol.shape import ShapeIssue, expected_shape
 from app.protocol.types import ProtocolVersion
 from app.spec.draft import RequestDraft
@@ -42,8 +43,10 @@ from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
 from app.ui.files_wiring import install_files
+from app.ui.gap_wiring import GapWiring
 from app.ui.method_marks import mark_methods
 from app.ui.proxy_settings import current_proxy
+from app.ui.push_wiring import PushWiring, push_secrets
 from app.ui.request_controller import RequestController
 from app.ui.request_form import RequestForm
 from app.ui.request_snippet import copy_command
@@ -103,6 +106,8 @@ class RequestTab(RequestForm):
         self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
         self.attachments_panel, self.artifacts_view = install_files(self)
         install_assertions(self)
+        self.push = PushWiring(self)  # Use local receiver; deliveries on the timeline
+        self.gaps = GapWiring(self)  # after a resubscription: GetTask, missed updates
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
@@ -182,6 +187,7 @@ class RequestTab(RequestForm):
             UsageError: the credential cannot be encoded (API key without a name, …).
         """
         request = self.draft.build_request(self.form())
+        request = with_secrets(request, push_secrets())  # the receiver's tokens: masked
         request = dataclasses.replace(request, network=self.network(request.network.tls))
         request = dataclasses.replace(request, timeout=self.timeout_spin.value())
         deadline = self.deadline_spin.value()
