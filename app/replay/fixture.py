@@ -20,6 +20,8 @@ from typing import Any
 import yaml
 
 from app.errors import WorkbenchError
+from app.spec import parse
+from app.spec.parse import SpecError
 
 FORMAT_VERSION = 1
 FORMAT_KEY = "a2aFixture"
@@ -263,14 +265,18 @@ def load(path: Path) -> Fixture:
     Raises:
         FixtureError: unreadable, not YAML/JSON, another format version, or a bad field.
     """
+    # The spec reader's limits: a size cap before reading, YAML aliases measured before
+    # they are expanded (a "billion laughs" file), deep nesting refused, not a crash.
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = parse.read_text(path)
+        if format_for(path) == "json":
+            document, _ = parse.parse_json(text, str(path))
+        else:
+            document, _ = parse.parse_yaml(text, str(path))
+    except SpecError as exc:
         raise FixtureError(f"{path}: cannot be read: {exc}") from exc
-    try:
-        document = json.loads(text) if format_for(path) == "json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as exc:
-        raise FixtureError(f"{path}: not {format_for(path).upper()}: {exc}") from exc
+    except RecursionError as exc:
+        raise FixtureError(f"{path}: nested too deeply to read") from exc
     try:
         return from_document(document)
     except FixtureError as exc:

@@ -26,6 +26,8 @@ from app.replay.matching import http_shape
 CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
 JSONRPC_NOT_RECORDED = -32601
 JSONRPC_UNMATCHED = -32099
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""The largest request body the replay reads (413 above it); gRPC has the same bound."""
 _VERBS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
@@ -37,7 +39,11 @@ def build_http_app(replay: Replay, card: Callable[[], dict[str, Any]]) -> Starle
         return JSONResponse(card())
 
     async def handle(request: Request) -> Response:
-        body = await request.body()
+        body = await _bounded_body(request)
+        if body is None:
+            problem = {"type": "about:blank", "title": "Request body too large", "status": 413,
+                       "detail": f"the replay reads at most {MAX_BODY_BYTES} bytes"}  # fmt: skip
+            return JSONResponse(problem, 413, media_type="application/problem+json")
         path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         shape = http_shape(request.method, path, body)
         x, verdict = replay.lookup(shape)
@@ -61,10 +67,26 @@ def build_http_app(replay: Replay, card: Callable[[], dict[str, Any]]) -> Starle
     return Starlette(routes=routes)
 
 
+async def _bounded_body(request: Request) -> bytes | None:
+    """The request body, or None when it is larger than :data:`MAX_BODY_BYTES` (told by
+    Content-Length before reading, or counted while it streams in)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _request_id(body: bytes) -> Any:
     try:
         value = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value.get("id") if isinstance(value, dict) else None
 

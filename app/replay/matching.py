@@ -71,9 +71,28 @@ def _short(value: Any, limit: int = 120) -> str:
 
 def _json(data: bytes | str) -> Any:
     try:
-        return json.loads(data)
-    except ValueError:
+        value = json.loads(data)
+    except (ValueError, RecursionError):  # deep nesting: not JSON the matcher can use
         return None
+    # The matcher walks values recursively: a body nested deeper than any A2A request is
+    # not one, and must not run it out of stack.
+    return value if _depth_within(value, MAX_DEPTH) else None
+
+
+MAX_DEPTH = 64
+"""Nesting of a request body the matcher reads (A2A requests are a dozen levels deep)."""
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth >= limit:
+                return False
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return True
 
 
 def http_shape(verb: str, path: str, body: bytes, binding: str | None = None) -> Shape:
@@ -141,11 +160,26 @@ def _without_ids(value: Any) -> Any:
     return value
 
 
+def _masked_match(pieces: list[str], got: str) -> bool:
+    """Whether ``got`` is ``pieces`` in order with any text between them: a glob with only
+    ``*``, matched greedily left to right in linear time (a regex ``a.*a.*…`` backtracks
+    polynomially over request-controlled text)."""
+    first, *middle, last = pieces
+    if len(got) < len(first) + len(last) or not got.startswith(first) or not got.endswith(last):
+        return False
+    at, end = len(first), len(got) - len(last)
+    for piece in middle:
+        found = got.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
+
+
 def same(recorded: Any, got: Any) -> bool:
     """Equal, except that ``****`` in a recorded string (a redacted value) matches any text."""
     if isinstance(recorded, str) and isinstance(got, str) and MASK in recorded:
-        pattern = ".*".join(re.escape(piece) for piece in recorded.split(MASK))
-        return re.fullmatch(pattern, got, re.DOTALL) is not None
+        return _masked_match(recorded.split(MASK), got)
     if isinstance(recorded, (list, tuple)) and isinstance(got, (list, tuple)):
         return len(recorded) == len(got) and all(
             same(r, g) for r, g in zip(recorded, got, strict=True)

@@ -25,7 +25,7 @@ from app.replay.answers import Emit, Replay
 from app.replay.card import interfaces, served_card
 from app.replay.fixture import Fixture
 from app.replay.grpc_app import ReplayHandler
-from app.replay.http_app import CARD_PATHS, build_http_app
+from app.replay.http_app import CARD_PATHS, MAX_BODY_BYTES, build_http_app
 from app.replay.matching import Matcher
 
 
@@ -84,7 +84,13 @@ async def serve(
     grpc_server: grpc.aio.Server | None = None
     grpc_target = ""
     if _wants_grpc(fixture, grpc_port):
-        grpc_server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        grpc_server = grpc.aio.server(
+            options=[
+                ("grpc.so_reuseport", 0),
+                # The HTTP side's bound: a larger request message is RESOURCE_EXHAUSTED.
+                ("grpc.max_receive_message_length", MAX_BODY_BYTES),
+            ]
+        )
         grpc_server.add_generic_rpc_handlers([ReplayHandler(replay)])
         try:
             bound = grpc_server.add_insecure_port(f"{_url_host(host)}:{grpc_port or 0}")

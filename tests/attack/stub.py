@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,8 +42,9 @@ def _message(request_id: Any) -> bytes:
 
 
 @contextmanager
-def hostile_agent(card: Callable[[int], dict[str, Any]]) -> Iterator[Stub]:
-    """Serve ``card(port)`` at ``/.well-known/agent-card.json`` on 127.0.0.1."""
+def hostile_agent(card: Callable[[int], dict[str, Any]], stall_s: float = 0.0) -> Iterator[Stub]:
+    """Serve ``card(port)`` at ``/.well-known/agent-card.json`` on 127.0.0.1; every POST
+    answers after ``stall_s`` seconds (an agent that never answers in time)."""
     stub = Stub(0)
 
     class Handler(BaseHTTPRequestHandler):
@@ -66,6 +68,7 @@ def hostile_agent(card: Callable[[int], dict[str, Any]]) -> Iterator[Stub]:
 
         def do_POST(self) -> None:
             self._record()
+            time.sleep(stall_s)
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             try:
                 request_id = json.loads(raw).get("id")

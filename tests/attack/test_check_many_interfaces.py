@@ -31,3 +31,18 @@ async def test_a_card_with_ten_thousand_interfaces_is_checked_on_the_first_32() 
     assert len(capped) == 1
     assert f"first {MAX_INTERFACES} of the card's {MANY} interfaces" in capped[0].detail
     assert took < 30.0
+
+
+async def test_an_agent_that_never_answers_is_bounded_by_the_call_timeout() -> None:
+    def card(port: int) -> dict[str, object]:
+        return card_with([f"http://127.0.0.1:{port}/slow/"])
+
+    with hostile_agent(card, stall_s=5.0) as stub:
+        began = time.monotonic()
+        _, results, _ = await collect(
+            CheckOptions(f"{stub.base}/", only=("core.send",), call_timeout_s=0.5, budget_s=60.0)
+        )
+        took = time.monotonic() - began
+    assert took < 4.0
+    answers = [r for r in results if r.check_id == "card.interface-answers"]
+    assert answers and answers[0].status is not CheckStatus.PASS
