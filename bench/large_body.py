@@ -135,9 +135,18 @@ def serve(path: str) -> ThreadingHTTPServer:
 
 
 def run_child(*args: str) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, __file__, *args], capture_output=True, text=True, cwd=REPO, check=True
-    ).stdout
+    # A fresh data and config directory per run: the user's session (its restored tabs) and
+    # history would otherwise be part of the figure, and the run would add to them.
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home}
+        out = subprocess.run(
+            [sys.executable, __file__, *args],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=True,
+            env=env,
+        ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
