@@ -63,6 +63,15 @@ class CleanState:
     base: SavedRequest | None
     key: tuple[object, ...]
 
+    @property
+    def body(self) -> str:
+        """The clean form's body ("" before there is one)."""
+        return str(self.key[_BODY_AT]) if self.key else ""
+
+
+_BODY_AT = 5
+"""Where :meth:`Form.key` puts the body."""
+
 
 class RequestDraft:
     """The draft of one tab: clean state, unsaved marker, spec file and variables.

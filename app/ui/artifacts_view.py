@@ -42,7 +42,7 @@ from app.protocol.artifacts import (
     TEXT,
     ArtifactView,
     PartView,
-    artifacts_in,
+    artifacts_up_to,
     content_type,
     merge,
     suggested_name,
@@ -153,7 +153,9 @@ class ArtifactsView(QWidget):
     def add_value(self, value: Any, source: str = "result") -> int:
         """Add the artifacts found in ``value`` (a body or one stream item); returns how
         many. The first part found is selected when nothing was before."""
-        found = artifacts_in(value, source)
+        # Unread past the shown limit (+1: one may merge into a known one); counted as left out.
+        found, unread = artifacts_up_to(value, source, MAX_SHOWN + 1)
+        self._left_out += unread
         for artifact in found:
             self._add(artifact)
         if found:

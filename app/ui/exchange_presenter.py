@@ -6,6 +6,7 @@ A streaming exchange fills the timeline as well as the response view; the side e
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
@@ -23,14 +24,19 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.request import A2ARequest
+from app.ui import pretty_buffer
 from app.ui.formatting import body_pretty
 from app.ui.incremental import fill_view, pretty_pieces
+from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.request_controller import RequestController
 from app.ui.response_view import ResponseView
 from app.ui.timeline_panel import TimelinePanel
 
 # Formatting more than this on the GUI thread would freeze repainting.
 _THREADED_FORMAT_BYTES = 256 * 1024
+BIG_BODY_BYTES = 1024 * 1024
+"""JSON bodies over this size go to the big views (app/ui/big_text_view.py): a text
+document of them costs seconds of layout and several times the body in memory."""
 
 
 class ExchangePresenter(QObject):
@@ -137,6 +143,10 @@ class ExchangePresenter(QObject):
 
     async def _show_body(self, event: ResponseBody) -> None:
         view = self._view
+        if len(event.body) > BIG_BODY_BYTES and event.json is not NOT_JSON:
+            pretty, raw = await asyncio.to_thread(_big_buffers, event)
+            view.show_big_body(event, pretty, raw)
+            return
         if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:
             view.show_body(event, body_pretty(event.json, event.body))
             return
@@ -145,3 +155,10 @@ class ExchangePresenter(QObject):
         view.pretty_view.set_text("")
         view.pretty_view.set_highlighting(False)
         await fill_view(view.pretty_view, pretty_pieces(event.json))
+
+
+def _big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
+    # In a worker thread: pure Python steps between C calls, so the GUI gets the GIL back.
+    return pretty_buffer.build(pretty_buffer.pretty_bytes(event.json)), pretty_buffer.build(
+        event.body
+    )

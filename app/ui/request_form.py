@@ -208,15 +208,16 @@ class RequestForm(QWidget):
         value = self.timeout_spin.value()
         return None if base is None and value == self._default_timeout else value
 
-    def form(self) -> Form:
-        """What the widgets hold now, as plain data."""
+    def form(self, body: str | None = None) -> Form:
+        """What the widgets hold now, as plain data (``body`` instead of the editor's text
+        when given: the unsaved-marker check, app/ui/body_dirty.py)."""
         return Form(
             version=self.version,
             binding=self.binding,
             method=self.method,
             endpoint=self.endpoint_edit.text(),
             tenant=self.tenant_edit.text(),
-            body=self.body_editor.toPlainText(),
+            body=self.body_editor.toPlainText() if body is None else body,
             headers=tuple(self.headers_panel.headers()),
             extensions=tuple(self.extensions_panel.selected()),
             auth=self.auth_panel.config(),

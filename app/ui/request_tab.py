@@ -39,6 +39,7 @@ from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.assertions_wiring import install_assertions
 from app.ui.binding_help import BindingHelp
+from app.ui.body_dirty import BodyDirty
 from app.ui.body_flow import BodyFlow
 from app.ui.card_panel import CardPanel, capabilities_dict
 from app.ui.exchange_presenter import ExchangePresenter
@@ -129,6 +130,9 @@ class RequestTab(RequestForm):
         self.replace_body()
         # The fresh tab is the clean state until it is saved or a saved request is opened.
         self.draft.mark_saved(None, self.form())
+        self._body_dirty = BodyDirty(self.body_editor)
+        self._body_dirty.set_clean(self.draft.clean_state.body)
+        self.body_editor.textChanged.connect(self._body_dirty.changed)
         for signal in (
             self.body_editor.textChanged,
             self.endpoint_edit.textChanged,
@@ -243,10 +247,12 @@ class RequestTab(RequestForm):
         if spec_path is not None:
             self.draft.spec_path = spec_path
         self.draft.mark_saved(saved, self.form())
+        self._body_dirty.set_clean(self.draft.clean_state.body)
         self.title_changed.emit(self.title())
 
     def _update_dirty(self, *_args: object) -> None:
-        if self.draft.update(self.form()):
+        # The body as the tracker knows it: no 5 MB read and compare per keystroke.
+        if self.draft.update(self.form(self._body_dirty.body_for_key())):
             self.title_changed.emit(self.title())
         self.edited.emit()
 
@@ -267,6 +273,7 @@ class RequestTab(RequestForm):
         clean = self.draft.clean_state
         self.load_saved(draft)
         self.draft.set_clean_state(clean, self.form())
+        self._body_dirty.set_clean(clean.body)
         self.title_changed.emit(self.title())
 
     def set_card_capabilities(self, caps: dict[str, Any] | None) -> None:

@@ -6,7 +6,9 @@ objectNames: ``responseView``, ``responseStatusLabel``, ``responseTimeLabel``,
 ``responseFindingsLabel``, ``streamSummary`` (``streamSummaryLabel``, ``showTimelineButton``:
 a stream's events, state and task, with the way to its Timeline), ``responseTabs`` with
 ``prettyBodyView``, ``jsonTreePage``
-(:mod:`app.ui.json_tree`), ``rawBodyView``, ``responseHeadersPage``
+(:mod:`app.ui.json_tree`), ``rawBodyView``, (for bodies over
+:data:`app.ui.exchange_presenter.BIG_BODY_BYTES`, in their places: ``prettyBigView`` and
+``rawBigView``, :mod:`app.ui.big_text_view`), ``responseHeadersPage``
 (:mod:`app.ui.response_headers`), ``requestSentView``; the find bar (:mod:`app.ui.find_bar`).
 """
 
@@ -43,6 +45,7 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.ui import theme
+from app.ui.big_text_view import BigTextView
 from app.ui.find_bar import FindBar, Target
 from app.ui.formatting import (
     error_text,
@@ -53,6 +56,7 @@ from app.ui.formatting import (
     size_text,
 )
 from app.ui.json_tree import JsonTreePage
+from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.response_headers import ResponseHeadersPage
 from app.ui.widgets import CodeView
 
@@ -156,6 +160,9 @@ class ResponseView(QWidget):
         self.pretty_view = CodeView("prettyBodyView", read_only=True)
         self.tree_page = JsonTreePage()
         self.raw_view = CodeView("rawBodyView", read_only=True, json=False)
+        # Big bodies: views that paint only the visible lines, swapped in for the two above.
+        self.pretty_big = BigTextView("prettyBigView")
+        self.raw_big = BigTextView("rawBigView")
         self.headers_view = ResponseHeadersPage()
         self.request_view = CodeView("requestSentView", read_only=True)
         self.tabs = QTabWidget()
@@ -227,6 +234,9 @@ class ResponseView(QWidget):
         self.findings_label.hide()
         for view in (self.pretty_view, self.raw_view, self.request_view):
             view.set_text("")
+        self._use_big(False)
+        self.pretty_big.set_buffer(None)
+        self.raw_big.set_buffer(None)
         self.headers_view.clear()
         self.tree_page.clear()
         self.stream_summary.hide()
@@ -292,6 +302,38 @@ class ResponseView(QWidget):
         self._show_errors()
         self._update_copy_buttons()
 
+    def show_big_body(self, event: ResponseBody, pretty: PrettyBuffer, raw: PrettyBuffer) -> None:
+        """A big body: ``pretty`` and ``raw`` (built off the GUI thread) in the big views."""
+        self._body = event
+        self._t_body = event.t
+        self.size_label.setText(size_text(len(event.body)))
+        self.pretty_big.set_buffer(pretty)
+        self.raw_big.set_buffer(raw, "")
+        self._use_big(True)
+        if event.json is not NOT_JSON:
+            self.tree_page.set_value(event.json)
+        self.headers_view.model.add_trailers(event.trailers)
+        self._show_errors()
+        self._update_copy_buttons()
+
+    def pretty_char_count(self) -> int:
+        """Characters of the Pretty text shown, whichever view shows it."""
+        if self.tabs.widget(0) is self.pretty_big:
+            return self.pretty_big.character_count()
+        return self.pretty_view.document().characterCount() - 1
+
+    def _use_big(self, big: bool) -> None:
+        current = self.tabs.currentIndex()
+        for index, (small, large, title) in enumerate(
+            ((self.pretty_view, self.pretty_big, "Pretty"), (self.raw_view, self.raw_big, "Raw"))
+        ):
+            at = 0 if index == 0 else 2
+            wanted = large if big else small
+            if self.tabs.widget(at) is not wanted:
+                self.tabs.removeTab(at)
+                self.tabs.insertTab(at, wanted, title)
+        self.tabs.setCurrentIndex(max(current, 0))
+
     def show_error(self, event: ExchangeError) -> None:
         """Add an error to the red banner (several may arrive)."""
         self._errors.append(event)
@@ -342,9 +384,10 @@ class ResponseView(QWidget):
                 label = f"{label} · {status}"
         self.status_label.setText(label)
         theme.style(self.status_label, _OK_STYLE if ok else _ERR_STYLE, theme.BADGE_SHAPE)
-        if not ok and not self.pretty_view.toPlainText() and self._errors:
+        if not ok and not self.pretty_char_count() and self._errors:
             # No body (gRPC errors, refused connections): show the error itself as JSON.
             records = [e.as_record() for e in self._errors]
+            self._use_big(False)
             self.pretty_view.set_text(pretty_json(records))
             self.tree_page.set_value(records)
             self.tabs.setCurrentWidget(self.pretty_view)
