@@ -62,15 +62,9 @@ class CleanState:
 
     base: SavedRequest | None
     key: tuple[object, ...]
-
-    @property
-    def body(self) -> str:
-        """The clean form's body ("" before there is one)."""
-        return str(self.key[_BODY_AT]) if self.key else ""
-
-
-_BODY_AT = 5
-"""Where :meth:`Form.key` puts the body."""
+    body: str = ""
+    """The clean form's body ("" before there is one): the unsaved-marker check compares
+    the editor with it alone (app/ui/body_dirty.py)."""
 
 
 class RequestDraft:
@@ -121,7 +115,7 @@ class RequestDraft:
             changes["tags"] = tags
         if operation_id is not None:
             changes["operation_id"] = operation_id
-        self._clean = CleanState(replace(base, **changes), self._clean.key)
+        self._clean = CleanState(replace(base, **changes), self._clean.key, self._clean.body)
 
     @property
     def dirty(self) -> bool:
@@ -136,7 +130,7 @@ class RequestDraft:
 
     def mark_saved(self, saved: SavedRequest | None, form: Form) -> None:
         """Make ``form`` the clean state, ``saved`` (with its operation id) its request."""
-        self._clean = CleanState(saved, form.key())
+        self._clean = CleanState(saved, form.key(), form.body)
         self._dirty = False
 
     @property
