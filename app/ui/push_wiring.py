@@ -187,6 +187,10 @@ class PushWiring(QObject):
         self._started_at = time.time()
 
     def _on_events(self, events: list[object]) -> None:
+        if not _HOST:
+            # No receiver, no delivery to match: the per-event scan stays off the stream
+            # path. A config filled later names its own task ids (note_tasks).
+            return
         found: set[str] = set()
         for event in events:
             if isinstance(event, StreamItem) and event.info is not None:
