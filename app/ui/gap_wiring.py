@@ -94,6 +94,8 @@ class GapWiring(QObject):
                 ItemKind.FINDING,
                 task_id,
                 summary=text,
+                # Shown in the detail pane when the row is selected (the row has no frame).
+                data={"gapCheck": text, "missed": [f.message for f in findings or ()]},
                 findings=findings or (),
                 connection=timeline.session.connection,
                 marker=True,

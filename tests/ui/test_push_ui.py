@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,12 +15,11 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from app.protocol.stream_items import ItemKind
 from app.push.receiver import LOOPBACK_NOTE
 from app.ui.main_window import MainWindow
+from tests.helpers.screenshots import SHOTS
 from tests.helpers.sse_server import HANG, sse_server
 from tests.ui.test_timeline import new_tab, panel_of, rows
 
 pytestmark = [pytest.mark.gui]
-
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def _click(qtbot: Any, widget: Any, name: str) -> None:
@@ -145,6 +143,7 @@ def test_resubscribe_then_getTask_finds_what_was_missed(
     assert any("GetTask snapshot" in r.summary for r in rows(panel))
     tab.result_tabs.setCurrentWidget(panel)
     panel.view.selectRow(finding.index or 0)
+    wait_until(lambda: "working → input-required" in panel.json_view.toPlainText())
     assert window.grab().save(str(SHOTS / "push-gap-finding.png"))
 
 
