@@ -23,10 +23,10 @@ from app.ui.assertions_panel import AssertionsPanel
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 from app.ui.theme import brushes
+from tests.helpers.screenshots import SHOTS
 from tests.ui.test_request_tab import find, send_and_wait, type_into
 
 pytestmark = pytest.mark.gui
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def editor(table: QTableView, kind: type[Any] = QLineEdit) -> Any:

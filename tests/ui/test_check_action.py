@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +17,9 @@ from app.check.runner import CheckOptions, run_check
 from app.ui.check_report import CheckReportView
 from app.ui.check_report_model import CHECK, EXCHANGE_ROLE
 from app.ui.main_window import MainWindow
+from tests.helpers.screenshots import SHOTS
 
 pytestmark = [pytest.mark.gui, pytest.mark.peer]
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def test_check_this_agent_on_the_demo_agent_and_open_an_exchange(

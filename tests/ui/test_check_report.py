@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +27,9 @@ from app.check.model import (
 from app.ui.check_report import CheckReportView
 from app.ui.check_report_model import CHECK, EXCHANGE_ROLE, STATUS
 from app.ui.theme import brushes
+from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui
-SHOTS = Path("/work/wt/notes/shots")
 JSONRPC = "JSONRPC 1.0 http://127.0.0.1:8000/"
 REST = "HTTP+JSON 1.0 http://127.0.0.1:8000/rest"
 

@@ -5,9 +5,7 @@ tab's request (and its recorded answer from the real peer), the annotated differ
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +19,9 @@ from app.ui.explainer_view import ExplainerView
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 from app.ui.response_view import ResponseView
+from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui
-SHOTS = Path(os.environ.get("A2A_WB_SCREENSHOTS") or "/work/wt/notes/shots")
 
 
 def find(parent: Any, kind: type, name: str) -> Any:

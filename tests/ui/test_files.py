@@ -28,12 +28,11 @@ from app.ui.attachments_panel import AttachmentsPanel, DataPartDialog
 from app.ui.card_panel import CardPanel
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
+from tests.helpers.screenshots import SHOTS
 from tests.protocol.test_parts import PAYLOAD, tiny_png
 from tests.ui.test_request_tab import find, new_tab, send_and_wait, type_into
 
 pytestmark = pytest.mark.gui
-
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def click(qtbot: Any, widget: Any, name: str) -> None:

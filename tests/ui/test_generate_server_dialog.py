@@ -26,11 +26,10 @@ from app.ui.generate_server_dialog import GenerateServerDialog
 from app.ui.main_window import MainWindow
 from tests.generate.cards import card_03, demo_card
 from tests.generate.test_source import _request, _spec
+from tests.helpers.screenshots import SHOTS
 from tests.ui.test_card_panel import click, fetch_demo_card, find
 
 pytestmark = pytest.mark.gui
-
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def open_dialog(window: MainWindow) -> GenerateServerDialog:

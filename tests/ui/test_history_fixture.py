@@ -18,11 +18,11 @@ from app.protocol.catalog import TemplateContext
 from app.protocol.types import Binding
 from app.replay.fixture import load
 from app.ui.main_window import MainWindow
+from tests.helpers.screenshots import SHOTS
 from tests.replay.session import record, request_for, stream_task_id
 from tests.ui.test_history_dock import open_dock, select_rows, wait_rows
 
 pytestmark = [pytest.mark.gui, pytest.mark.peer]
-SHOTS = Path("/work/wt/notes/shots")
 TOKEN = "gui-token-5150"
 
 

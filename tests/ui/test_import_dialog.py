@@ -3,7 +3,6 @@ import, open a request, save the new spec — credentials never in the file."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,10 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QT
 from app.spec.document import load
 from app.ui.import_dialog import ImportDialog
 from app.ui.main_window import MainWindow
+from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui
 DATA = Path(__file__).parents[1] / "imports" / "data"
-SHOTS = Path(os.environ.get("A2A_WB_SCREENSHOTS") or "/work/wt/notes/shots")
 CURL = (
     "curl -X POST http://127.0.0.1:8000/ -H 'Content-Type: application/json' \\\n"
     "  -H 'Authorization: Bearer gui-secret-9' \\\n"

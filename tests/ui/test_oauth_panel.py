@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,6 +15,7 @@ from app.ui import theme
 from app.ui.main_window import MainWindow
 from app.ui.oauth_panel import DeviceCodePrompt, OAuthPanel
 from tests.helpers.oidc_browser import browse
+from tests.helpers.screenshots import SHOTS
 from tests.peers.oidc_fixtures import CC_CLIENT, DEVICE_CLIENT
 from tests.ui.test_auth_headers import (
     click,
@@ -28,7 +28,6 @@ from tests.ui.test_auth_headers import (
 )
 
 pytestmark = [pytest.mark.gui, pytest.mark.peer]
-SHOTS = Path("/work/wt/notes/shots")
 
 
 def _oauth_page(qtbot: Any, window: MainWindow, url: str) -> tuple[Any, OAuthPanel]:
