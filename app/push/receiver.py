@@ -263,10 +263,6 @@ class PushReceiver:
             pass
         except Exception:  # the server already died: stopping is done all the same
             log.exception("push receiver failed while serving")
-        # Closed connections finish on the loop's next turns (connection_lost closes the
-        # socket): let them run, so a loop ending right after stop() leaks no socket.
-        for _ in range(3):
-            await asyncio.sleep(0)
 
     # --- tokens and deliveries -------------------------------------------------------
 
