@@ -30,6 +30,7 @@ import re2
 
 from app.errors import WorkbenchError
 from app.protocol.events import NOT_JSON, ExchangeEnd, ExchangeEvent, ResponseBody, StreamItem
+from app.protocol.item_json import json_of_raw
 from app.protocol.stream_items import classify_item, classify_json, normalize_state
 from app.spec.json_paths import PathError, Selection, parse_path, select
 
@@ -107,12 +108,21 @@ class Observed:
 
     document: Any = NOT_JSON
     """The unary body's JSON, or the last stream item's (NOT_JSON: none that parsed)."""
-    items: list[Any] = field(default_factory=list)
-    """Every stream item's JSON (NOT_JSON for one that did not parse)."""
+    raw_items: list[bytes | None] = field(default_factory=list)
+    """Every stream item's raw bytes (None for one whose data did not parse as JSON).
+
+    Kept instead of the parsed JSON: a long stream's thousands of parsed items would be
+    walked by every full garbage collection while the stream runs (see
+    :mod:`app.protocol.item_json`); :attr:`items` parses them when an assertion asks."""
     final_state: str = ""
     """The last task state reported, normalised (``completed``); "" when none."""
     duration_ms: float | None = None
     streaming: bool = False
+
+    @property
+    def items(self) -> list[Any]:
+        """Every stream item's JSON (NOT_JSON for one that did not parse), in order."""
+        return [NOT_JSON if raw is None else json_of_raw(raw) for raw in self.raw_items]
 
     def feed(self, event: ExchangeEvent) -> None:
         """Take in one event of the exchange."""
@@ -124,7 +134,7 @@ class Observed:
                     self.final_state = state.value
         elif isinstance(event, StreamItem):
             self.streaming = True
-            self.items.append(event.json)
+            self.raw_items.append(None if event.json is NOT_JSON else event.raw)
             if event.json is not NOT_JSON:
                 self.document = event.json
             state = classify_item(event).state
@@ -206,7 +216,7 @@ def _actual(assertion: Assertion, observed: Observed) -> tuple[bool, Any]:
     if subject is Subject.FINAL_STATE:
         return bool(observed.final_state), observed.final_state or None
     if subject is Subject.ITEM_COUNT:
-        return True, len(observed.items)
+        return True, len(observed.raw_items)
     if subject is Subject.DURATION_MS:
         duration = observed.duration_ms
         return duration is not None, None if duration is None else round(duration, 1)

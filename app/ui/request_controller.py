@@ -20,13 +20,50 @@ import httpx
 from PySide6.QtCore import QObject, Signal
 
 from app.protocol import exchange
-from app.protocol.events import EventBatch, ResponseBody
+from app.protocol.events import EventBatch, ExchangeEnd, ResponseBody
 from app.protocol.followups import is_streaming
 from app.protocol.request import A2ARequest
 from app.ui.tasks import OwnedTask
 
 # While a stream delivers events back to back, yield to the Qt loop this often (seconds).
 _BREATHE_S = 0.01
+
+
+# Batches arriving closer together than this are emitted together (seconds): a gRPC stream
+# hands over one message per batch, and each emission costs every listener its own turn.
+_COALESCE_S = 0.005
+# …unless this many events wait already (an SSE chunk brings hundreds: one emission of more
+# would keep the GUI busy too long in one go).
+_COALESCE_EVENTS = 100
+
+
+class _Coalescer:
+    """Emits batches as they come, but at most one emission per :data:`_COALESCE_S`:
+    small batches arriving sooner wait (a timer emits them if nothing follows); the
+    exchange's end and a body are never kept waiting (see :meth:`flush`)."""
+
+    def __init__(self, emit: Callable[[EventBatch], None]) -> None:
+        self._emit = emit
+        self._pending: EventBatch = []
+        self._emitted = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, batch: EventBatch) -> None:
+        self._pending += batch
+        wait = self._emitted + _COALESCE_S - time.perf_counter()
+        if wait <= 0 or len(self._pending) >= _COALESCE_EVENTS or type(batch[-1]) is ExchangeEnd:
+            self.flush()
+        elif self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(wait, self.flush)
+
+    def flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._pending:
+            batch, self._pending = self._pending, []
+            self._emitted = time.perf_counter()
+            self._emit(batch)
 
 
 class RequestController(QObject):
@@ -94,22 +131,27 @@ class RequestController(QObject):
 
     async def _run(self, request: A2ARequest) -> None:
         breathed = time.perf_counter()
+        coalesced = _Coalescer(self.events_arrived.emit)
         try:
             batches = exchange.run_batches(request, http=self._http_client())
             async with aclosing(batches):
                 async for batch in batches:
                     if any(type(event) is ResponseBody for event in batch):
+                        coalesced.flush()
                         # A listener may hold the events after a body (see hold()).
                         for event in batch:
                             await self._emit([event])
                     else:
-                        await self._emit(batch)
+                        coalesced.add(batch)
+                        while self._held:
+                            await self._held.pop(0)
                     # A fast stream arrives in big chunks: let the GUI breathe between them.
                     now = time.perf_counter()
                     if now - breathed > _BREATHE_S:
                         await asyncio.sleep(0)
                         breathed = time.perf_counter()
         finally:
+            coalesced.flush()
             for work in self._held:  # cancelled before it could run
                 work.close()
             self._held.clear()

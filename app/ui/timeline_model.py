@@ -15,7 +15,6 @@ parsed again from the raw bytes when a row is selected (:data:`PARSE_RAW`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -31,8 +30,7 @@ from PySide6.QtCore import (
 
 from app.protocol.events import NOT_JSON
 from app.protocol.findings import Finding
-from app.protocol.jsonparse import parse_event_data
-from app.protocol.sse import SseDecoder
+from app.protocol.item_json import json_of_raw
 from app.protocol.stream_items import ItemKind, TaskState
 from app.ui import theme
 
@@ -66,19 +64,6 @@ PARSE_RAW: Any = _ParseRaw()
 """``TimelineRow(data=PARSE_RAW)``: the JSON is parsed from ``raw`` when first asked for
 (an SSE frame's ``data``, or the raw bytes themselves for gRPC items), on the GUI thread:
 for small items only (see ``KEEP_PARSED_BYTES`` in the panel)."""
-
-
-def json_of_raw(raw: bytes) -> Any:
-    """The JSON a stream item's raw bytes carry, or NOT_JSON: the ``data`` of an SSE frame,
-    parsed as the stream parsed it; else the bytes themselves (a gRPC item's ProtoJSON)."""
-    decoder = SseDecoder()
-    for frame in decoder.feed(raw) + decoder.close():
-        if frame.data is not None:
-            return parse_event_data(frame.data)[0]
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        return NOT_JSON
 
 
 class TimelineRow:

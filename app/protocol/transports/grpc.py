@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 import grpc
 import grpc.aio
 import httpx
+import orjson
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 
@@ -236,7 +236,8 @@ def check_sendable(metadata: tuple[tuple[str, str | bytes], ...]) -> None:
 def to_json(message: Message) -> tuple[bytes, Any]:
     """A message as camelCase ProtoJSON: ``(utf-8 bytes, parsed dict)``."""
     value = json_format.MessageToDict(message)
-    return json.dumps(value, ensure_ascii=False).encode(), value
+    # orjson: the stdlib encoder cost as much as the rest of a stream message's handling.
+    return orjson.dumps(value), value
 
 
 async def exchange(
