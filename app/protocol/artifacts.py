@@ -86,6 +86,18 @@ def artifacts_in(value: Any, source: str = "result") -> list[ArtifactView]:
     return artifacts_up_to(value, source, None)[0]
 
 
+_STATUS_WRAPPERS = frozenset(("statusUpdate", "status_update"))
+
+
+def may_carry_artifacts(value: Any) -> bool:
+    """False when ``value`` is surely without artifacts: a status update in its one-key
+    wrapper, alone or in a JSON-RPC envelope (the bulk of a long stream; :func:`_collect`
+    looks into no such wrapper). True when it may carry some."""
+    if type(value) is dict and "jsonrpc" in value and "result" in value:
+        value = value["result"]
+    return not (type(value) is dict and len(value) == 1 and not _STATUS_WRAPPERS.isdisjoint(value))
+
+
 def artifacts_up_to(value: Any, source: str, limit: int | None) -> tuple[list[ArtifactView], int]:
     """:func:`artifacts_in`, but of a task's artifact list only the first ``limit`` are read
     (a result with 20 000 artifacts costs half a second to read whole); returns them and how

@@ -68,6 +68,13 @@ class SseEvent:
         return self.data is None and bool(self.comments) and self.event == "" and self.id is None
 
 
+def _first_frame_end(chunk: bytes) -> int | None:
+    """Where the first blank line of ``chunk`` ends, if an LF or CRLF one ends there
+    (another kind of line end may end a frame sooner: cutting after an LF is safe anyway)."""
+    ends = [at + len(blank) for blank in (b"\n\n", b"\r\n\r\n") if (at := chunk.find(blank)) >= 0]
+    return min(ends) if ends else None
+
+
 class SseDecoder:
     """Incremental event-stream parser; feed it bytes as they arrive."""
 
@@ -128,6 +135,28 @@ class SseDecoder:
                 self._raw += _BOM
                 pending = pending[len(_BOM) :]
             chunk = pending
+        if not chunk:
+            return []  # only a BOM so far
+        out: list[SseEvent] = []
+        if self._skip_lf or self._buf or self._raw or self._has_lines:
+            # Inside a frame (the last chunk ended in it): line by line up to its end.
+            cut = _first_frame_end(chunk)
+            if cut is None or cut == len(chunk):
+                return self._lines(chunk)
+            out = self._lines(chunk[:cut])
+            chunk = chunk[cut:]
+            if self._skip_lf or self._buf or self._raw or self._has_lines:
+                return out + self._lines(chunk)
+        # At a frame boundary: the usual frames (one data line each) in one go, the rest
+        # from the first other frame on line by line.
+        frames, taken = self._simple_frames(chunk)
+        out += frames
+        if taken < len(chunk):
+            out += self._lines(chunk[taken:] if taken else chunk)
+        return out
+
+    def _lines(self, chunk: bytes) -> list[SseEvent]:
+        """:meth:`feed` line by line: any frame, any line ends, any cut between chunks."""
         out: list[SseEvent] = []
         raw = self._raw  # the current frame's bytes that come before chunk[seg]
         seg = 0
@@ -136,8 +165,6 @@ class SseDecoder:
             self._skip_lf = False
             if chunk[:1] == b"\n":
                 pos = 1  # the LF of a CRLF split across chunks: part of the last line end
-        if not chunk:
-            return out  # only a BOM so far
         # The lines of this chunk and where each one's line end ends.
         lines: list[tuple[bytes, int]] = []
         if chunk.count(b"\r") == chunk.count(b"\r\n") and chunk[-1] != 13:
@@ -180,6 +207,33 @@ class SseDecoder:
         if pos < size:
             self._buf += chunk[pos:]
         return out
+
+    def _simple_frames(self, chunk: bytes) -> tuple[list[SseEvent], int]:
+        """The frames at the start of ``chunk`` that are one ``data`` line each, and how many
+        bytes they take: what a fast stream is made of, decoded without a pass per line.
+
+        The chunk's line ends must all be LF, or all CRLF; the first other frame (a blank
+        line before it, a second line, another field) and what follows it are left to
+        :meth:`feed`'s line-by-line decoding, which would give these frames the same way.
+        """
+        if b"\r" in chunk:
+            if chunk.count(b"\r") != chunk.count(b"\r\n"):
+                return [], 0
+            end = b"\r\n\r\n"
+        else:
+            end = b"\n\n"
+        pieces = chunk.split(end)
+        pieces.pop()  # after the last blank line: not a whole frame
+        out: list[SseEvent] = []
+        taken = 0
+        last_id = self._last_id
+        for piece in pieces:
+            if piece[:5] != b"data:" or b"\n" in piece:
+                break
+            data = piece[6:] if piece[5:6] == b" " else piece[5:]
+            out.append(SseEvent(piece + end, data.decode("utf-8", "replace"), "", None, last_id))
+            taken += len(piece) + len(end)
+        return out, taken
 
     def close(self) -> list[SseEvent]:
         """End of stream: a frame still open (no blank line yet) is returned incomplete."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QSplitter
 
+from app.protocol.artifacts import may_carry_artifacts
 from app.protocol.card.view import CardView
 from app.protocol.events import NOT_JSON, ResponseBody, StreamItem
 from app.ui.artifacts_view import ArtifactsView
@@ -49,7 +50,11 @@ def install_files(tab: RequestTab) -> tuple[AttachmentsPanel, ArtifactsView]:
     def on_event(event: object) -> None:
         if isinstance(event, ResponseBody) and event.json is not NOT_JSON:
             found = view.add_value(event.json, "result")
-        elif isinstance(event, StreamItem) and event.json is not NOT_JSON:
+        elif (
+            isinstance(event, StreamItem)
+            and event.json is not NOT_JSON
+            and may_carry_artifacts(event.json)
+        ):
             found = view.add_value(event.json, f"stream item {event.seq}")
         else:
             return

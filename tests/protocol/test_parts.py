@@ -15,6 +15,8 @@ from a2a.compat.v0_3 import a2a_v0_3_pb2
 from a2a.compat.v0_3.types import Part as V03Part
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.errors import UsageError
 from app.protocol.artifacts import (
@@ -23,6 +25,7 @@ from app.protocol.artifacts import (
     TEXT,
     ArtifactView,
     artifacts_in,
+    may_carry_artifacts,
     merge,
     read_part,
     suggested_name,
@@ -238,3 +241,33 @@ def test_appended_chunks_join_their_artifact_and_snapshots_replace() -> None:
     ]}  # fmt: skip
     assert update(snapshot, "stream item 4") == [(0, False)]
     assert [p.text for p in known[0].parts] == ["whole"] and not known[0].append
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(
+            ["statusUpdate", "status_update", "artifact", "artifacts", "taskId", "kind",
+             "task", "message", "parts", "messageId", "result", "jsonrpc", "tasks", "x"]
+        ),
+        children,
+        max_size=4,
+    ),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@given(_JSON)
+def test_what_may_carry_no_artifacts_has_none(value: Any) -> None:
+    # The stream path skips the artifact reader on what this rules out: it must never
+    # rule out a value the reader would find something in.
+    if not may_carry_artifacts(value):
+        assert artifacts_in(value) == []
+
+
+def test_status_updates_are_ruled_out_and_tasks_are_not() -> None:
+    update = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}}
+    assert not may_carry_artifacts(update)
+    assert not may_carry_artifacts({"jsonrpc": "2.0", "id": 1, "result": update})
+    assert may_carry_artifacts({"task": {"id": "t", "artifacts": []}})

@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.protocol import exchange
 from app.protocol.clock import Clock
@@ -329,3 +331,30 @@ def test_frame_data_parses_exactly_as_json_loads(data: str) -> None:
     else:
         value, error = parse_text(data)
         assert error == "" and repr(value) == repr(expected)
+
+
+_TOKENS = st.sampled_from(
+    [b"data: ", b"data:", b'{"a":1}', b"x", b"\r\n", b"\n", b"\r", b"event: e", b"id: 7",
+     b": ping", b"retry: 5", b"\xff", b"\xef\xbb\xbf", b"\r\n\r\n", b"\n\n"]
+)  # fmt: skip
+
+
+class _LineByLine(SseDecoder):
+    """The decoder without its quick path for whole simple frames."""
+
+    def _simple_frames(self, chunk: bytes) -> tuple[list[SseEvent], int]:
+        return [], 0
+
+
+def _decoded(chunks: list[bytes], decoder: SseDecoder) -> list[SseEvent]:
+    events = [event for chunk in chunks for event in decoder.feed(chunk)]
+    return events + decoder.close()
+
+
+@given(st.lists(_TOKENS, max_size=40), st.integers(min_value=1, max_value=64))
+def test_the_quick_path_decodes_as_line_by_line_does(tokens: list[bytes], size: int) -> None:
+    # A chunk's usual frames (one data line each) are decoded whole; any other frame line by
+    # line. Both must give the same frames, raw bytes included, however the stream is cut.
+    stream = b"".join(tokens)
+    for chunks in ([stream], [stream[i : i + size] for i in range(0, len(stream), size)]):
+        assert _decoded(chunks, SseDecoder()) == _decoded(chunks, _LineByLine())
