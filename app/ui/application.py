@@ -24,12 +24,13 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
-from app.ui.demo_process import DemoAgentProcess
 from app.ui.gui_gc import GuiThreadCollector
 from app.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
     import asyncio
+
+    from app.ui.demo_process import DemoAgentProcess
 
 log = logging.getLogger("app")
 
@@ -132,6 +133,9 @@ def run_gui(argv: list[str]) -> int:
     window = MainWindow(deferred=True)
     demo: DemoAgentProcess | None = None
     if not args.no_demo:
+        # Imported only to be used: QProcess and its enums are not part of a --no-demo start.
+        from app.ui.demo_process import DemoAgentProcess
+
         demo = DemoAgentProcess(window)
         demo.ready.connect(window.on_demo_ready)
         demo.failed.connect(window.on_demo_failed)

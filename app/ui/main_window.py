@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QTabWidget, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
 from app.ui.messages import MessageBridge
 
 # Only Qt is imported up front: the window frame paints first and the protocol, spec and
 # request-tab modules (httpx, grpc, cryptography, a2a descriptors: ~1 s of imports) load
-# right after, in complete_setup() or on first use (bench/startup.py).
+# right after, in complete_setup() or on first use (bench/startup.py). Not even the ``Qt``
+# namespace: PySide6 builds every one of its enums on first access (~30 ms), so it is
+# imported where used, after the first paint; classes seen only in annotations (their
+# enums too: QEvent's ~170 types for QCloseEvent) are not imported at run time.
 if TYPE_CHECKING:
     import ssl
 
     import httpx
+    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QDialog, QWidget
 
     from app.spec.variables import Resolver
     from app.ui.generate_server_dialog import GenerateServerDialog
@@ -103,6 +107,8 @@ class MainWindow(QMainWindow):
 
     def _setup_history(self) -> None:
         """The History dock (View → History) and the recording of every exchange."""
+        from PySide6.QtCore import Qt
+
         from app.ui.history_dock import HistoryDock
         from app.ui.history_recording import HistoryRecording
 
@@ -141,6 +147,8 @@ class MainWindow(QMainWindow):
 
     def open_network_settings(self) -> QDialog:
         """Show the proxy settings (non-modal; OK saves them)."""
+        from PySide6.QtCore import Qt
+
         from app.ui.proxy_settings import NetworkSettingsDialog
 
         dialog = NetworkSettingsDialog(self)

@@ -15,7 +15,6 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QWidget
 
@@ -263,6 +262,9 @@ class WindowMenus:
         """Attach the shortcuts, list every dock and toolbar in View, keep Quit last."""
         if self._shortcuts is None:
             return
+        # Not at module level: the Qt namespace costs ~30 ms on first access (main_window.py).
+        from PySide6.QtCore import Qt
+
         for action, keys in self._shortcuts:
             action.setShortcut(QKeySequence(keys))
         self._shortcuts = None  # later ones attach at once
