@@ -71,14 +71,22 @@ class MainWindow(QMainWindow):
         self.demo_label = QLabel("Demo agent: off")
         self.demo_label.setObjectName("demoAgentLabel")
         self.statusBar().addPermanentWidget(self.demo_label)
-        self._build_menus()
+        from app.ui.desktop import Desktop
+        from app.ui.menu_bar import add_titled_menus
+
+        # Before the first paint: the settings that change it (theme, geometry) and the
+        # menu bar's titles; the menus' actions come first thing in complete_setup().
+        self.desktop = Desktop(self)
+        self._titled_menus = add_titled_menus(self)
         if not deferred:
             self.complete_setup()
 
     def complete_setup(self) -> None:
-        """Add the heavier parts: the spec docks and their File menu entries."""
+        """Add the heavier parts: the menus' actions, the spec docks and their File menu
+        entries, the history, the check dock, the last session's tabs."""
         if hasattr(self, "spec"):
             return
+        self._build_menus()
         from app.ui.spec_dock import SpecController
 
         # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs.
@@ -124,11 +132,9 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         # File / Edit / View / Request / Help, the settings, theme and layout (app/ui/menus.py).
-        from app.ui.desktop import Desktop
         from app.ui.menus import WindowMenus
 
-        self.desktop = Desktop(self)
-        self.menus = WindowMenus(self, self.desktop)
+        self.menus = WindowMenus(self, self.desktop, self._titled_menus)
         self.new_a2a_action = self.menus.new_a2a
         self.reopen_closed_action = self.menus.reopen_closed
         self._file_menu = self.menus.file

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QWidge
 if TYPE_CHECKING:
     from app.ui.desktop import Desktop
     from app.ui.main_window import MainWindow
+    from app.ui.menu_bar import TitledMenus
     from app.ui.request_tab import RequestTab
 
 
@@ -31,18 +32,20 @@ class WindowMenus:
     ~100 enum classes (~80 ms), and no key can be pressed before the event loop runs.
     """
 
-    def __init__(self, window: MainWindow, desktop: Desktop) -> None:
+    def __init__(
+        self, window: MainWindow, desktop: Desktop, titled: TitledMenus | None = None
+    ) -> None:
+        """Fill ``titled`` (the bar's menus, :func:`app.ui.menu_bar.add_titled_menus`;
+        added now when None)."""
+        from app.ui.menu_bar import add_titled_menus
+
         self.window = window
         self.desktop = desktop
         self.pending_shortcuts: list[tuple[QAction, str]] = []  # attached in complete()
         self._shortcuts: list[tuple[QAction, str]] | None = self.pending_shortcuts
         self._menu_only: list[QAction] = []  # shortcuts active only in their menu
-        bar = window.menuBar()
-        self.file = self._menu(bar.addMenu("&File"), "menuFile")
-        self.edit = self._menu(bar.addMenu("&Edit"), "menuEdit")
-        self.view = self._menu(bar.addMenu("&View"), "menuView")
-        self.request = self._menu(bar.addMenu("&Request"), "menuRequest")
-        self.help = self._menu(bar.addMenu("&Help"), "menuHelp")
+        menus = titled if titled is not None else add_titled_menus(window)
+        self.file, self.edit, self.view, self.request, self.help = menus
         self._build_file()
         self._build_edit()
         self._build_view()
@@ -51,11 +54,6 @@ class WindowMenus:
         self._toggles: set[int] = set()
 
     # --- building --------------------------------------------------------------------
-
-    @staticmethod
-    def _menu(menu: QMenu, name: str) -> QMenu:
-        menu.setObjectName(name)
-        return menu
 
     def action(
         self,
