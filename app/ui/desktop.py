@@ -8,7 +8,6 @@ has it called on OK/Apply (:mod:`app.ui.settings_dialog`).
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -92,7 +91,7 @@ class Desktop(QObject):
 
     def set_theme(self, choice: ThemeChoice) -> None:
         """View → Theme: use ``choice`` from now on."""
-        self.apply_settings(dataclasses.replace(self.settings, theme=choice))
+        self.apply_settings(self.settings._replace(theme=choice))
 
     def prepare_tab(self, tab: RequestTab) -> None:
         """A new tab starts with the default timeout."""
