@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 
 DEMO_MESSAGE = "12 30"
 
+MENU_TITLES = (
+    ("&File", "menuFile"),
+    ("&Edit", "menuEdit"),
+    ("&View", "menuView"),
+    ("&Request", "menuRequest"),
+    ("&Help", "menuHelp"),
+)
+"""The menu bar's menus (title, objectName): added empty before the first paint, what the
+first frame shows of them; their actions follow (app/ui/menus.py)."""
+
 
 class MainWindow(QMainWindow):
     """Holds request tabs.
@@ -72,12 +82,15 @@ class MainWindow(QMainWindow):
         self.demo_label.setObjectName("demoAgentLabel")
         self.statusBar().addPermanentWidget(self.demo_label)
         from app.ui.desktop import Desktop
-        from app.ui.menu_bar import add_titled_menus
 
         # Before the first paint: the settings that change it (theme, geometry) and the
-        # menu bar's titles; the menus' actions come first thing in complete_setup().
+        # menu bar's titles. The menus' actions (QAction, QKeySequence, some fifty of them)
+        # come first thing in complete_setup(): no menu opens before the event loop runs.
         self.desktop = Desktop(self)
-        self._titled_menus = add_titled_menus(self)
+        bar = self.menuBar()
+        self._titled_menus = [bar.addMenu(title) for title, _ in MENU_TITLES]
+        for menu, (_, name) in zip(self._titled_menus, MENU_TITLES, strict=True):
+            menu.setObjectName(name)
         if not deferred:
             self.complete_setup()
 

@@ -12,7 +12,7 @@ every one the window has when :meth:`WindowMenus.complete` runs, and
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QWidge
 if TYPE_CHECKING:
     from app.ui.desktop import Desktop
     from app.ui.main_window import MainWindow
-    from app.ui.menu_bar import TitledMenus
     from app.ui.request_tab import RequestTab
 
 
@@ -32,20 +31,15 @@ class WindowMenus:
     ~100 enum classes (~80 ms), and no key can be pressed before the event loop runs.
     """
 
-    def __init__(
-        self, window: MainWindow, desktop: Desktop, titled: TitledMenus | None = None
-    ) -> None:
-        """Fill ``titled`` (the bar's menus, :func:`app.ui.menu_bar.add_titled_menus`;
-        added now when None)."""
-        from app.ui.menu_bar import add_titled_menus
-
+    def __init__(self, window: MainWindow, desktop: Desktop, titled: Sequence[QMenu]) -> None:
+        """Fill ``titled``: the bar's File, Edit, View, Request and Help menus, empty (the
+        window adds them before its first paint, :data:`app.ui.main_window.MENU_TITLES`)."""
         self.window = window
         self.desktop = desktop
         self.pending_shortcuts: list[tuple[QAction, str]] = []  # attached in complete()
         self._shortcuts: list[tuple[QAction, str]] | None = self.pending_shortcuts
         self._menu_only: list[QAction] = []  # shortcuts active only in their menu
-        menus = titled if titled is not None else add_titled_menus(window)
-        self.file, self.edit, self.view, self.request, self.help = menus
+        self.file, self.edit, self.view, self.request, self.help = titled
         self._build_file()
         self._build_edit()
         self._build_view()
