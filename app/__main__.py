@@ -39,15 +39,20 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"a2a-workbench {__version__}")
         return 0
-    # Before Qt is imported: a missing system library would abort it with a cryptic error.
-    from app.preflight import gui_problem
+    # A missing system library would abort Qt with a cryptic error (app/preflight.py).
+    from app.preflight import check_before_qt, gui_problem
 
-    if (problem := gui_problem()) is not None:
+    if check_before_qt() and (problem := gui_problem()) is not None:
         print(problem, file=sys.stderr)
         return 1
-    # Imported late so that headless subcommands never load Qt.
-    from app.ui.application import run_gui
-
+    try:
+        # Imported late so that headless subcommands never load Qt.
+        from app.ui.application import run_gui
+    except ImportError:
+        if (problem := gui_problem()) is None:
+            raise
+        print(problem, file=sys.stderr)
+        return 1
     return run_gui(args)
 
 

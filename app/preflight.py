@@ -7,13 +7,18 @@ This check loads each library the way Qt's plugin loader will (``dlopen`` by son
 same search path applies) and, for the missing ones, names the packages to install on
 Debian/Ubuntu and Fedora. It imports no Qt and runs only on Linux.
 
+It runs before Qt is imported for the xcb plugin only (:func:`check_before_qt`): that plugin
+is loaded by ``QApplication``, whose abort names no library. With another plugin (Wayland,
+offscreen) a missing QtGui library makes the import of PySide6 raise an ``ImportError``, and
+the check explains it then: a start that works loads no library twice and skips
+:mod:`ctypes` (bench/startup.py).
+
 The lists follow what ``ldd`` reports for ``libQt6Gui.so.6`` (every platform, offscreen
 included) and for the xcb platform plugin ``libqxcb.so`` / ``libQt6XcbQpa.so.6``.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -79,7 +84,15 @@ def platform_plugin(environ: Mapping[str, str]) -> str:
     return "xcb"
 
 
+def check_before_qt(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether :func:`gui_problem` must run before Qt is imported (the xcb plugin's turn);
+    otherwise it explains an ``ImportError`` of PySide6 afterwards."""
+    return platform_plugin(os.environ if environ is None else environ) == "xcb"
+
+
 def _loads(soname: str) -> bool:
+    import ctypes  # only while checking: a start that needs no check does without it
+
     try:
         ctypes.CDLL(soname)
     except OSError:

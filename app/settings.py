@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import dataclasses
 import json
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 APP_DIR_NAME = "a2a-workbench"
 FILE_NAME = "settings.json"
@@ -34,9 +32,12 @@ class ThemeChoice(StrEnum):
     DARK = "dark"
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """What the Settings dialog edits.
+# NamedTuples and a plain class, not dataclasses: the settings are read before the first
+# paint, which does not otherwise import :mod:`dataclasses` (bench/startup.py).
+
+
+class Settings(NamedTuple):
+    """What the Settings dialog edits (immutable: ``_replace`` gives a changed copy).
 
     ``default_timeout`` seeds a new request tab's deadline (seconds, ``0`` = none);
     ``editor_font`` empty and ``editor_font_size`` ``0`` mean the system fixed-width font.
@@ -48,22 +49,35 @@ class Settings:
     editor_font_size: int = 0
 
 
-@dataclass(slots=True)
-class WindowLayout:
+class WindowLayout(NamedTuple):
     """The main window's geometry and dock/toolbar layout, as Qt serialised them."""
 
     geometry: bytes = b""
     state: bytes = b""
 
 
-@dataclass(slots=True)
 class SettingsFile:
-    """:class:`Settings` and :class:`WindowLayout` read from and written to ``path``."""
+    """:class:`Settings` and :class:`WindowLayout` read from and written to ``path``.
 
-    path: Path
-    settings: Settings = field(default_factory=Settings)
-    layout: WindowLayout = field(default_factory=WindowLayout)
-    damaged: bool = False  # the file exists but could not be read: set aside on save
+    ``damaged``: the file exists but could not be read (set aside on save).
+    """
+
+    __slots__ = ("damaged", "layout", "path", "settings")
+
+    def __init__(
+        self,
+        path: Path,
+        settings: Settings | None = None,
+        layout: WindowLayout | None = None,
+        damaged: bool = False,
+    ) -> None:
+        self.path = path
+        self.settings = Settings() if settings is None else settings
+        self.layout = WindowLayout() if layout is None else layout
+        self.damaged = damaged
+
+    def __repr__(self) -> str:
+        return f"SettingsFile({str(self.path)!r}, {self.settings!r}, damaged={self.damaged})"
 
     @classmethod
     def load(cls, path: Path | None = None) -> SettingsFile:
@@ -131,7 +145,7 @@ def _settings(raw: object) -> Settings:
     size = raw.get("editor_font_size")
     if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= 96:
         values["editor_font_size"] = size
-    return dataclasses.replace(default, **values)
+    return default._replace(**values)
 
 
 def _layout(raw: object) -> WindowLayout:

@@ -35,6 +35,8 @@ from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
 
 from app.protocol.events import NOT_JSON, Headers
 from app.protocol.secrets import mask_headers, redact_bytes, redact_json
@@ -227,7 +229,8 @@ class PushReceiver:
         if self._server is not None:
             return
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.create_server((self.host, self.port), family=family, backlog=64)
+        bound = socket.create_server((self.host, self.port), family=family, backlog=64)
+        sock = _ListeningSocket(fileno=bound.detach())
         self.port = sock.getsockname()[1]
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{host}:{self.port}{PUSH_PATH}"
@@ -238,8 +241,9 @@ class PushReceiver:
             log_config=None,
             lifespan="off",
             timeout_graceful_shutdown=1,
+            http=_Connection,
         )
-        server = _QuietServer(config)
+        server = _QuietServer(config, sock)
         self._server = server
         self._task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started:
@@ -251,11 +255,13 @@ class PushReceiver:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
-        """Stop listening (open connections get a second to finish)."""
+        """Stop listening (open connections get a second to finish); returns once every
+        connection accepted is closed."""
         server, task = self._server, self._task
         self._server = self._task = None
         if server is None or task is None:
             return
+        await server.stop_accepting()
         server.request_exit()
         try:
             await task
@@ -263,6 +269,7 @@ class PushReceiver:
             pass
         except Exception:  # the server already died: stopping is done all the same
             log.exception("push receiver failed while serving")
+        await server.close_connections()
 
     # --- tokens and deliveries -------------------------------------------------------
 
@@ -366,10 +373,60 @@ class PushReceiver:
         return Starlette(routes=[Route("/{path:path}", receive, methods=_METHODS)])
 
 
+class _ListeningSocket(socket.socket):
+    """The listening socket, counting the connections the loop accepts from it."""
+
+    accepted = 0
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        conn, address = super().accept()
+        self.accepted += 1
+        return conn, address
+
+
+class _State(ServerState):
+    """uvicorn's server state, plus how many connections were made (``connection_made``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.made = 0
+        self.changed = asyncio.Event()
+
+
+class _Connection(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, counting itself in when made and out when lost."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if isinstance(self.server_state, _State):
+            self.server_state.made += 1
+            self.server_state.changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if isinstance(self.server_state, _State):
+            self.server_state.changed.set()
+
+
 class _QuietServer(uvicorn.Server):
-    """uvicorn without its signal capture: the app (GUI, CLI) owns SIGINT and SIGTERM."""
+    """uvicorn without its signal capture (the app, GUI or CLI, owns SIGINT and SIGTERM),
+    with a stop that leaves no connection open.
+
+    asyncio (3.11) accepts a connection in one loop turn and makes its transport in a later
+    one; when the server closes in between, the transport's creation fails and its socket is
+    left to the garbage collector (an unclosed-transport ResourceWarning). And a connection
+    made after uvicorn's shutdown asked the open ones to close is never asked: it stays open,
+    idle, past the graceful second. So the stop first stops accepting, waits until every
+    connection accepted is made (no wait at all in the usual case: none in flight), lets
+    uvicorn shut down, then closes whatever is still open and waits until it is lost.
+    """
 
     exit_requested: asyncio.Event | None = None
+
+    def __init__(self, config: uvicorn.Config, sock: _ListeningSocket) -> None:
+        super().__init__(config)
+        self.server_state = self.state = _State()
+        self._sock = sock
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -388,6 +445,28 @@ class _QuietServer(uvicorn.Server):
         self.should_exit = True
         if self.exit_requested is not None:
             self.exit_requested.set()
+
+    async def stop_accepting(self) -> None:
+        """No connection is accepted from now on, and every one accepted is made."""
+        if self._sock.fileno() >= 0:
+            # Also drops an accept already queued for this turn: that connection stays in
+            # the kernel's queue and is refused when the socket closes.
+            asyncio.get_running_loop().remove_reader(self._sock.fileno())
+        await self._until(lambda: self.state.made >= self._sock.accepted)
+
+    async def close_connections(self) -> None:
+        """Abort the connections uvicorn's shutdown left open; return once all are lost."""
+        for connection in list(self.state.connections):
+            connection.transport.abort()
+        await self._until(lambda: not self.state.connections)
+
+    async def _until(self, condition: Callable[[], bool], timeout: float = 2.0) -> None:
+        # Wakes on connection_made / connection_lost only: no loop turn when already true.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while not condition():
+                    self.state.changed.clear()
+                    await self.state.changed.wait()
 
 
 async def _read_bounded(request: Request) -> tuple[bytes, bool]:

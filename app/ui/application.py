@@ -24,12 +24,12 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
-from app.ui.demo_process import DemoAgentProcess
-from app.ui.gui_gc import GuiThreadCollector
 from app.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
     import asyncio
+
+    from app.ui.demo_process import DemoAgentProcess
 
 log = logging.getLogger("app")
 
@@ -125,13 +125,13 @@ def run_gui(argv: list[str]) -> int:
     app.setApplicationName("A2A Workbench")
     app.setOrganizationName("A2A Workbench")
     app.setQuitOnLastWindowClosed(False)
-    # Cycles holding Qt objects must never be collected in a worker thread (a crash);
-    # the app owns the collector for its whole life.
-    GuiThreadCollector(parent=app)
 
     window = MainWindow(deferred=True)
     demo: DemoAgentProcess | None = None
     if not args.no_demo:
+        # Imported only to be used: QProcess and its enums are not part of a --no-demo start.
+        from app.ui.demo_process import DemoAgentProcess
+
         demo = DemoAgentProcess(window)
         demo.ready.connect(window.on_demo_ready)
         demo.failed.connect(window.on_demo_failed)
@@ -139,6 +139,12 @@ def run_gui(argv: list[str]) -> int:
         demo.start()
     window.show()
     _paint(app, window)
+    # Cycles holding Qt objects must never be collected in a worker thread (a crash); the
+    # app owns the collector for its whole life. From here on: no thread but this one ran
+    # before the first paint, and the collector's QTimer is not part of that frame.
+    from app.ui.gui_gc import GuiThreadCollector
+
+    GuiThreadCollector(parent=app)
 
     import asyncio
 

@@ -8,18 +8,18 @@ has it called on OK/Apply (:mod:`app.ui.settings_dialog`).
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject
-from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QWidget
 
 from app.settings import Settings, SettingsFile, ThemeChoice, WindowLayout
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QFont
+
     from app.history.store import HistoryStore
     from app.ui.command_palette import CommandPalette
     from app.ui.help_dialogs import AboutDialog, ShortcutsDialog
@@ -91,7 +91,7 @@ class Desktop(QObject):
 
     def set_theme(self, choice: ThemeChoice) -> None:
         """View → Theme: use ``choice`` from now on."""
-        self.apply_settings(dataclasses.replace(self.settings, theme=choice))
+        self.apply_settings(self.settings._replace(theme=choice))
 
     def prepare_tab(self, tab: RequestTab) -> None:
         """A new tab starts with the default timeout."""
@@ -184,6 +184,10 @@ def editor_font(settings: Settings) -> QFont | None:
     """The editor font ``settings`` ask for; None for the system fixed-width font."""
     if not settings.editor_font and not settings.editor_font_size:
         return None
+    # Imported here: importing a PySide6 class builds all its enums, a cost before the first
+    # paint (bench/startup.py) that only a custom editor font needs.
+    from PySide6.QtGui import QFontDatabase
+
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     if settings.editor_font:
         font.setFamily(settings.editor_font)

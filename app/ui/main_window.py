@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QTabWidget, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
 
 from app.ui.messages import MessageBridge
 
 # Only Qt is imported up front: the window frame paints first and the protocol, spec and
 # request-tab modules (httpx, grpc, cryptography, a2a descriptors: ~1 s of imports) load
-# right after, in complete_setup() or on first use (bench/startup.py).
+# right after, in complete_setup() or on first use (bench/startup.py). Not even the ``Qt``
+# namespace: PySide6 builds every one of its enums on first access (~30 ms), so it is
+# imported where used, after the first paint; classes seen only in annotations (their
+# enums too: QEvent's ~170 types for QCloseEvent) are not imported at run time.
 if TYPE_CHECKING:
     import ssl
 
     import httpx
+    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QDialog, QWidget
 
     from app.spec.variables import Resolver
     from app.ui.generate_server_dialog import GenerateServerDialog
@@ -25,6 +29,16 @@ if TYPE_CHECKING:
     from app.ui.spec_dock import SpecController
 
 DEMO_MESSAGE = "12 30"
+
+MENU_TITLES = (
+    ("&File", "menuFile"),
+    ("&Edit", "menuEdit"),
+    ("&View", "menuView"),
+    ("&Request", "menuRequest"),
+    ("&Help", "menuHelp"),
+)
+"""The menu bar's menus (title, objectName): added empty before the first paint, what the
+first frame shows of them; their actions follow (app/ui/menus.py)."""
 
 
 class MainWindow(QMainWindow):
@@ -67,14 +81,25 @@ class MainWindow(QMainWindow):
         self.demo_label = QLabel("Demo agent: off")
         self.demo_label.setObjectName("demoAgentLabel")
         self.statusBar().addPermanentWidget(self.demo_label)
-        self._build_menus()
+        from app.ui.desktop import Desktop
+
+        # Before the first paint: the settings that change it (theme, geometry) and the
+        # menu bar's titles. The menus' actions (QAction, QKeySequence, some fifty of them)
+        # come first thing in complete_setup(): no menu opens before the event loop runs.
+        self.desktop = Desktop(self)
+        bar = self.menuBar()
+        self._titled_menus = [bar.addMenu(title) for title, _ in MENU_TITLES]
+        for menu, (_, name) in zip(self._titled_menus, MENU_TITLES, strict=True):
+            menu.setObjectName(name)
         if not deferred:
             self.complete_setup()
 
     def complete_setup(self) -> None:
-        """Add the heavier parts: the spec docks and their File menu entries."""
+        """Add the heavier parts: the menus' actions, the spec docks and their File menu
+        entries, the history, the check dock, the last session's tabs."""
         if hasattr(self, "spec"):
             return
+        self._build_menus()
         from app.ui.spec_dock import SpecController
 
         # Specs: docks, Save to spec (Ctrl+S), Open spec…, Recent specs.
@@ -103,6 +128,8 @@ class MainWindow(QMainWindow):
 
     def _setup_history(self) -> None:
         """The History dock (View → History) and the recording of every exchange."""
+        from PySide6.QtCore import Qt
+
         from app.ui.history_dock import HistoryDock
         from app.ui.history_recording import HistoryRecording
 
@@ -118,11 +145,9 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         # File / Edit / View / Request / Help, the settings, theme and layout (app/ui/menus.py).
-        from app.ui.desktop import Desktop
         from app.ui.menus import WindowMenus
 
-        self.desktop = Desktop(self)
-        self.menus = WindowMenus(self, self.desktop)
+        self.menus = WindowMenus(self, self.desktop, self._titled_menus)
         self.new_a2a_action = self.menus.new_a2a
         self.reopen_closed_action = self.menus.reopen_closed
         self._file_menu = self.menus.file
@@ -141,6 +166,8 @@ class MainWindow(QMainWindow):
 
     def open_network_settings(self) -> QDialog:
         """Show the proxy settings (non-modal; OK saves them)."""
+        from PySide6.QtCore import Qt
+
         from app.ui.proxy_settings import NetworkSettingsDialog
 
         dialog = NetworkSettingsDialog(self)

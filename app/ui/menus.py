@@ -12,10 +12,9 @@ every one the window has when :meth:`WindowMenus.complete` runs, and
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QWidget
 
@@ -32,18 +31,15 @@ class WindowMenus:
     ~100 enum classes (~80 ms), and no key can be pressed before the event loop runs.
     """
 
-    def __init__(self, window: MainWindow, desktop: Desktop) -> None:
+    def __init__(self, window: MainWindow, desktop: Desktop, titled: Sequence[QMenu]) -> None:
+        """Fill ``titled``: the bar's File, Edit, View, Request and Help menus, empty (the
+        window adds them before its first paint, :data:`app.ui.main_window.MENU_TITLES`)."""
         self.window = window
         self.desktop = desktop
         self.pending_shortcuts: list[tuple[QAction, str]] = []  # attached in complete()
         self._shortcuts: list[tuple[QAction, str]] | None = self.pending_shortcuts
         self._menu_only: list[QAction] = []  # shortcuts active only in their menu
-        bar = window.menuBar()
-        self.file = self._menu(bar.addMenu("&File"), "menuFile")
-        self.edit = self._menu(bar.addMenu("&Edit"), "menuEdit")
-        self.view = self._menu(bar.addMenu("&View"), "menuView")
-        self.request = self._menu(bar.addMenu("&Request"), "menuRequest")
-        self.help = self._menu(bar.addMenu("&Help"), "menuHelp")
+        self.file, self.edit, self.view, self.request, self.help = titled
         self._build_file()
         self._build_edit()
         self._build_view()
@@ -52,11 +48,6 @@ class WindowMenus:
         self._toggles: set[int] = set()
 
     # --- building --------------------------------------------------------------------
-
-    @staticmethod
-    def _menu(menu: QMenu, name: str) -> QMenu:
-        menu.setObjectName(name)
-        return menu
 
     def action(
         self,
@@ -263,6 +254,9 @@ class WindowMenus:
         """Attach the shortcuts, list every dock and toolbar in View, keep Quit last."""
         if self._shortcuts is None:
             return
+        # Not at module level: the Qt namespace costs ~30 ms on first access (main_window.py).
+        from PySide6.QtCore import Qt
+
         for action, keys in self._shortcuts:
             action.setShortcut(QKeySequence(keys))
         self._shortcuts = None  # later ones attach at once

@@ -3,7 +3,10 @@ push sender (the bundled demo agent's ``BasePushNotificationSender``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import select
+import socket
 from typing import Any
 
 import httpx
@@ -80,6 +83,46 @@ async def test_bounded_body_and_garbage_do_not_hurt() -> None:
         assert all(d.task_id is None for d in receiver.deliveries)
         assert (await client.get(receiver.url)).status_code == 200  # a reachability check
         assert len(receiver.deliveries) == 7
+
+
+def _closed_by_server(client: socket.socket) -> bool:
+    """The receiver's end of ``client`` is closed: EOF or a reset, after whatever answer it
+    sent, within a second.
+
+    Checked without letting the loop run: whatever stop() left open stays open.
+    """
+    while select.select([client], [], [], 1.0)[0]:
+        try:
+            if client.recv(4096) == b"":
+                return True
+        except ConnectionResetError:
+            return True
+    return False
+
+
+async def test_a_connection_arriving_as_it_stops_is_closed_by_stop() -> None:
+    receiver = PushReceiver()
+    await receiver.start()
+    # The kernel completed this connection before stop() starts: the loop would accept it
+    # in the very turn the server is told to exit. asyncio then makes its transport after
+    # the server closed (a failed attach), and the socket was left to the garbage collector
+    # (an unclosed-transport ResourceWarning at a CI teardown).
+    with socket.create_connection(("127.0.0.1", receiver.port)) as client:
+        await asyncio.ensure_future(receiver.stop())
+        assert _closed_by_server(client)
+
+
+async def test_a_request_still_arriving_is_closed_by_stop() -> None:
+    receiver = PushReceiver()
+    await receiver.start()
+    with socket.create_connection(("127.0.0.1", receiver.port)) as client:
+        # Headers, then not the body they announce: past the second of grace, stop() closes
+        # the connection itself instead of leaving it to the loop's end.
+        client.sendall(b"POST /push HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{")
+        while not receiver._server or not receiver._server.server_state.tasks:
+            await asyncio.sleep(0.01)
+        await receiver.stop()
+        assert _closed_by_server(client)
 
 
 async def test_wait_for_returns_past_and_future_deliveries() -> None:

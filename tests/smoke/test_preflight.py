@@ -99,3 +99,30 @@ def test_the_gui_start_path_stops_before_qt_with_the_message() -> None:
     )
     assert proc.returncode == 1, proc.stderr
     assert FAKE_XCB.soname in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_without_xcb_a_failed_qt_import_is_explained() -> None:
+    # Offscreen or Wayland: no check before Qt (a start that works skips it); a QtGui
+    # library missing makes the import of PySide6 fail, and the same message follows.
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from app import preflight
+        preflight.QT_GUI_LIBRARIES = (preflight.SystemLibrary({FAKE.soname!r}, "d", "f"),)
+        sys.modules["PySide6"] = None  # what a missing libEGL does to the import of Qt
+        from app.__main__ import main
+        sys.exit(main([]))
+        """
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert FAKE.soname in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_only_the_xcb_plugin_is_checked_before_qt() -> None:
+    assert preflight.check_before_qt({"DISPLAY": ":0"})
+    assert not preflight.check_before_qt({"QT_QPA_PLATFORM": "offscreen"})
+    assert not preflight.check_before_qt({"WAYLAND_DISPLAY": "wayland-0"})

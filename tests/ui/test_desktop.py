@@ -85,6 +85,30 @@ def test_menu_bar_lists_file_edit_view_request_help(window: MainWindow) -> None:
     assert action(window, "historyDockAction").shortcut().toString() == "Ctrl+H"
 
 
+def test_a_deferred_window_paints_the_menu_titles_then_gets_the_same_menus(
+    window: MainWindow, qloop: Any
+) -> None:
+    # The app's start (app/ui/application.py): the first frame shows the titles, the
+    # actions come in complete_setup(); then nothing may differ from an eager window.
+    from app.ui.menus import menu_actions
+
+    def listing(win: MainWindow) -> list[tuple[str, str, str]]:
+        return [(path, a.objectName(), a.shortcut().toString()) for path, a in menu_actions(win)]
+
+    later = MainWindow(deferred=True)
+    try:
+        assert [a.text() for a in later.menuBar().actions()] == [
+            a.text() for a in window.menuBar().actions()
+        ]
+        assert not any(menu(later, name).actions() for name in MENUS)
+        later.complete_setup()
+        assert listing(later) == listing(window)
+    finally:
+        qloop.run_until_complete(later.shutdown())
+        later.close_now()
+        later.deleteLater()
+
+
 def test_view_menu_brings_back_every_closed_dock(qtbot: Any, window: MainWindow) -> None:
     view = menu(window, "menuView")
     docks = window.findChildren(QDockWidget)
