@@ -105,6 +105,32 @@ def _isolated_dirs(
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
 
 
+def _test_loop(qapp: Any) -> asyncio.AbstractEventLoop:
+    """qasync's loop, run in pieces by the tests (the app runs it once, for good).
+
+    qasync's ``run_until_complete`` ends with one more round of Qt events after the loop
+    has stopped; callbacks that round runs (a task's next step) find no running loop, and
+    ``asyncio.timeout()`` inside them raises "no running event loop" — a failure the app,
+    whose loop never stops, cannot have. Here that last round runs as part of the loop.
+    """
+    import qasync
+
+    class Loop(qasync.QEventLoop):  # type: ignore[misc]
+        def run_forever(self) -> Any:
+            try:
+                return super().run_forever()
+            finally:
+                asyncio.events._set_running_loop(self)  # for the last round of events
+
+        def run_until_complete(self, future: Any) -> Any:
+            try:
+                return super().run_until_complete(future)
+            finally:
+                asyncio.events._set_running_loop(None)
+
+    return Loop(qapp, already_running=False)
+
+
 @pytest.fixture
 def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync event loop on pytest-qt's QApplication (docs/ARCHITECTURE.md §7.5).
@@ -113,9 +139,7 @@ def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.Abstrac
     short grace period; the ``window`` fixture has shut its exchanges down by then). They are
     cancelled either way.
     """
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=False)
+    loop = _test_loop(qapp)
     asyncio.set_event_loop(loop)
     errors: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: errors.append(context))
