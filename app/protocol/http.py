@@ -256,6 +256,7 @@ async def send_unary(
             message = describe_transport_error(exc, call.url, timeout)
             yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Body cut off: {message}")
         body = b"".join(chunks)
+        chunks.clear()  # the pieces would hold the body a second time while it is shown
         if truncated:
             body = body[:max_bytes]
             yield ExchangeError(

@@ -270,6 +270,7 @@ async def _plain_body(
         message = describe_transport_error(exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Body cut off: {message}")
     body = b"".join(chunks)
+    chunks.clear()  # the pieces would hold the body a second time while it is shown
     if size > max_bytes:
         yield ExchangeError(
             clock.now(),
