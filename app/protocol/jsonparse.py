@@ -121,11 +121,10 @@ def check_depth(value: Any, encoded: bytes | None = None) -> None:
     """
     if encoded is not None:
         # Piece by piece: a pass over a big body in one call would hold the GIL for long.
-        pieces = list(jsonsteps.slices(encoded))
-        if sum(p.count(b"[") + p.count(b"{") for p in pieces) <= MAX_DEPTH:
+        pieces = jsonsteps.slices
+        if sum(p.count(b"[") + p.count(b"{") for p in pieces(encoded)) <= MAX_DEPTH:
             return  # too few brackets to nest that deep (a stream item, most bodies)
-        brackets = b"".join(p.translate(_BRACKETS, _NOT_BRACKETS) for p in pieces)
-        del pieces
+        brackets = b"".join(p.translate(_BRACKETS, _NOT_BRACKETS) for p in pieces(encoded))
         if _DEEP_RUN not in brackets:
             for _ in range(MAX_DEPTH):
                 if not brackets:
