@@ -153,6 +153,15 @@ class PushWiring(QObject):
             )
             return
         text, task_ids = filled
+        if tab.body_editor.held is not None:  # a big body, not in the document
+            self._filling = True
+            try:
+                tab.body_editor.setPlainText(text)
+            finally:
+                self._filling = False
+            self.note_tasks(task_ids)
+            self._say(f"Push config set to {receiver.url} with a fresh token (masked in history)")
+            return
         cursor = QTextCursor(tab.body_editor.document())
         cursor.select(QTextCursor.SelectionType.Document)
         self._filling = True
