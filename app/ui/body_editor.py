@@ -55,7 +55,7 @@ class BodyEditor(CodeView):
         """The big text held aside, None while the editor has the text."""
         return self._held
 
-    def setPlainText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+    def setPlainText(self, text: str) -> None:
         was_held = self._held is not None
         if is_big(text):
             # Held before the editor empties: its textChanged listeners read the new body.
@@ -68,7 +68,7 @@ class BodyEditor(CodeView):
         if was_held:
             self.held_changed.emit(False)
 
-    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 (Qt's name)
+    def insertFromMimeData(self, source: QMimeData) -> None:
         """A paste or drop that makes the body big is held too (not laid out first)."""
         pasted = source.text() if source.hasText() else ""  # one copy of a big text
         if len(pasted) > LONG_LINE_CHARS:
@@ -77,13 +77,14 @@ class BodyEditor(CodeView):
             start, end = cursor.selectionStart(), cursor.selectionEnd()
             # Positions count UTF-16 units; slicing needs characters: only for BMP text.
             if utf16_units(text) == len(text):
-                grown = text[:start] + pasted + text[end:] if text else pasted
+                whole = start == 0 and end == len(text)  # Ctrl+A, Ctrl+V: no copy of it
+                grown = pasted if whole else text[:start] + pasted + text[end:]
                 if is_big(grown):
                     self.setPlainText(grown)
                     return
         super().insertFromMimeData(source)
 
-    def toPlainText(self) -> str:  # noqa: N802 (Qt's name)
+    def toPlainText(self) -> str:
         return self._held if self._held is not None else super().toPlainText()
 
     def text_units(self) -> int:
