@@ -68,3 +68,21 @@ def test_a_big_body_parses_as_before_and_errors_read_the_same() -> None:
     broken = body[:-1] + b",]"
     assert parse_json(broken) == parse_json(broken.decode())  # the standard library's words
     assert parse_json(broken)[1].startswith("line 1, column")
+
+
+def test_a_big_body_is_classified_in_the_worker_with_its_parse() -> None:
+    import asyncio
+
+    from app.protocol.http import parse_body
+    from app.protocol.stream_items import classify_json
+
+    task = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    task["artifacts"] = [
+        {"artifactId": f"a{i}", "parts": [{"text": "x" * 40}]} for i in range(20_000)
+    ]
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"task": task}}).encode()
+    value, error, info = asyncio.run(parse_body(body))
+    assert error == "" and value == orjson.loads(body)
+    assert info == classify_json(value) and info.task_id == "t1"
+    small = asyncio.run(parse_body(b'{"jsonrpc": "2.0", "id": 1, "result": {}}'))
+    assert small[2] is None  # classified where it is used: cheap
