@@ -77,6 +77,7 @@ bundle: $(BUNDLE_STAMP)
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py
 	QT_QPA_PLATFORM=offscreen $(PY) bench/large_body.py --scale
+	QT_QPA_PLATFORM=offscreen $(PY) bench/editor.py --runs 3
 	QT_QPA_PLATFORM=offscreen $(PY) bench/stream.py --runs 3 --scale
 	$(PY) bench/spec.py
 

@@ -167,6 +167,10 @@ class ResponseBody:
     json_error: str = ""
     trailers: Headers = ()
     """gRPC trailing metadata (binary values base64); empty for HTTP."""
+    info: ItemInfo | None = None
+    """What the body says, classified once off the GUI thread for a big body (a Task with
+    20 000 artifacts takes ~30 ms to classify); None: classify it
+    (:func:`app.protocol.stream_items.classify_body`)."""
 
 
 @dataclass(frozen=True, slots=True)

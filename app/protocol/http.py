@@ -33,6 +33,7 @@ from app.protocol.events import (
 from app.protocol.jsonparse import parse_json
 from app.protocol.network import NetworkOptions, TlsSettings
 from app.protocol.network_errors import explain_http_failure, explain_proxy_failure
+from app.protocol.stream_items import ItemInfo, classify_json
 from app.protocol.tls import ssl_context
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
@@ -170,6 +171,20 @@ def raw_headers(headers: httpx.Headers) -> Headers:
     return tuple((name.decode("latin-1"), value.decode("latin-1")) for name, value in headers.raw)
 
 
+async def parse_body(body: bytes) -> tuple[Any, str, ItemInfo | None]:
+    """:func:`parse_json_bytes`, and for a big body also what it says, classified in the
+    same worker thread (None for a small one: classifying it on the loop is cheap)."""
+    if len(body) > _THREADED_PARSE_BYTES and body.strip():
+        return await asyncio.to_thread(_parse_and_classify, body)
+    value, error = await parse_json_bytes(body)
+    return value, error, None
+
+
+def _parse_and_classify(body: bytes) -> tuple[Any, str, ItemInfo | None]:
+    value, error = parse_json(body)
+    return value, error, classify_json(value) if value is not NOT_JSON else None
+
+
 async def parse_json_bytes(body: bytes) -> tuple[Any, str]:
     """``(value, "")`` or ``(NOT_JSON, reason)``; big bodies are parsed off the event loop."""
 
@@ -256,6 +271,7 @@ async def send_unary(
             message = describe_transport_error(exc, call.url, timeout)
             yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Body cut off: {message}")
         body = b"".join(chunks)
+        chunks.clear()  # the pieces would hold the body a second time while it is shown
         if truncated:
             body = body[:max_bytes]
             yield ExchangeError(
@@ -266,8 +282,8 @@ async def send_unary(
             )
             yield ResponseBody(clock.now(), body, content_type(response), NOT_JSON, "cut off")
             return
-        value, error = await parse_json_bytes(body)
-        yield ResponseBody(clock.now(), body, content_type(response), value, error)
+        value, error, info = await parse_body(body)
+        yield ResponseBody(clock.now(), body, content_type(response), value, error, info=info)
     finally:
         await response.aclose()
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from app.protocol import jsonsteps
 from app.protocol.events import NOT_JSON
 
 MAX_DEPTH = 200
@@ -119,9 +120,11 @@ def check_depth(value: Any, encoded: bytes | None = None) -> None:
     brackets inside strings or real depth keep some.
     """
     if encoded is not None:
-        if encoded.count(b"[") + encoded.count(b"{") <= MAX_DEPTH:
+        # Piece by piece: a pass over a big body in one call would hold the GIL for long.
+        pieces = jsonsteps.slices
+        if sum(p.count(b"[") + p.count(b"{") for p in pieces(encoded)) <= MAX_DEPTH:
             return  # too few brackets to nest that deep (a stream item, most bodies)
-        brackets = encoded.translate(_BRACKETS, _NOT_BRACKETS)
+        brackets = b"".join(p.translate(_BRACKETS, _NOT_BRACKETS) for p in pieces(encoded))
         if _DEEP_RUN not in brackets:
             for _ in range(MAX_DEPTH):
                 if not brackets:
@@ -181,9 +184,9 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
     if not encoded or encoded.isspace():
         return NOT_JSON, "empty"
     try:
-        if _LONG_DIGITS not in encoded.translate(_DIGITS_ONLY):
+        if not _long_digits(encoded):
             try:
-                value = orjson.loads(encoded)
+                value = _orjson_loads(encoded)
             except orjson.JSONDecodeError:
                 pass  # the standard library decides (and words the error)
             else:
@@ -196,6 +199,26 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
         return NOT_JSON, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except JsonLimitError as exc:
         return NOT_JSON, str(exc)
+
+
+def _long_digits(encoded: bytes) -> bool:
+    """Whether ``encoded`` has a run of 19 digits (looked for piece by piece)."""
+    overlap = len(_LONG_DIGITS) - 1
+    return any(
+        _LONG_DIGITS in piece.translate(_DIGITS_ONLY)
+        for piece in jsonsteps.slices(encoded, overlap=overlap)
+    )
+
+
+def _orjson_loads(encoded: bytes) -> Any:
+    # A big text in bounded steps (the GUI thread gets the GIL between them); what the
+    # steps do not handle, orjson reads whole.
+    if len(encoded) > 2 * jsonsteps.STEP_BYTES:
+        try:
+            return jsonsteps.loads(encoded)
+        except jsonsteps.NotStepwise:
+            pass
+    return orjson.loads(encoded)
 
 
 def parse_event_data(data: str) -> tuple[Any, str]:

@@ -48,6 +48,7 @@ def mask_event(event: ExchangeEvent, secrets: tuple[str, ...]) -> ExchangeEvent:
                 json=_json(event.json, secrets),
                 json_error=redact(event.json_error, secrets),
                 trailers=_headers(event.trailers, secrets),
+                info=None,  # its summary may quote a secret: classified again when asked
             )
         case StreamItem():
             raw = redact_bytes(event.raw, secrets)

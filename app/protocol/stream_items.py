@@ -20,7 +20,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from app.protocol.events import NOT_JSON, StreamItem
+from app.protocol.events import NOT_JSON, ResponseBody, StreamItem
 
 
 class ItemKind(StrEnum):
@@ -201,6 +201,11 @@ def classify_frame(value: Any, json_error: str, sse_event: str, raw: bytes) -> I
             summary=_one_line("event: error · " + (info.summary or _json_snippet(value))),
         )
     return info
+
+
+def classify_body(body: ResponseBody) -> ItemInfo:
+    """What a unary body says: the classification it carries, else :func:`classify_json`."""
+    return body.info if body.info is not None else classify_json(body.json)
 
 
 def classify_json(value: Any) -> ItemInfo:

@@ -19,7 +19,7 @@ from app.protocol.events import (
 )
 from app.protocol.findings import Finding
 from app.protocol.lifecycle import StreamEnding, StreamLinter
-from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_item, classify_json
+from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_body, classify_item
 from app.protocol.types import ProtocolVersion
 
 _ERROR_OUTCOMES = (Outcome.RPC_ERROR, Outcome.PROTOCOL_ERROR, Outcome.USAGE_ERROR)
@@ -141,7 +141,7 @@ class StreamSession:
         body is not JSON."""
         if body.json is NOT_JSON:
             return None
-        info = classify_json(body.json)
+        info = classify_body(body)
         if info.kind is not ItemKind.ERROR:
             if info.task_id and not self.task_id:
                 self.task_id = info.task_id

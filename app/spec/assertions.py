@@ -31,7 +31,7 @@ import re2
 from app.errors import WorkbenchError
 from app.protocol.events import NOT_JSON, ExchangeEnd, ExchangeEvent, ResponseBody, StreamItem
 from app.protocol.item_json import json_of_raw
-from app.protocol.stream_items import classify_item, classify_json, normalize_state
+from app.protocol.stream_items import classify_body, classify_item, normalize_state
 from app.spec.json_paths import PathError, Selection, parse_path, select
 
 
@@ -129,7 +129,7 @@ class Observed:
         if isinstance(event, ResponseBody):
             self.document = event.json
             if event.json is not NOT_JSON:
-                state = classify_json(event.json).state
+                state = classify_body(event).state
                 if state is not None:
                     self.final_state = state.value
         elif isinstance(event, StreamItem):

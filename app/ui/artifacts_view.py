@@ -57,6 +57,7 @@ _PREVIEW_MAX = 480  # pixels: a preview, not a viewer
 _PREVIEW_MIN = 96
 
 
+_MEASURED_ROWS = 50
 MAX_SHOWN = 500
 """Artifacts listed at most; the rest of a huge result stays in the Pretty and Tree views."""
 
@@ -79,6 +80,8 @@ class ArtifactsView(QWidget):
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setUniformRowHeights(True)
+        # Column widths from the first rows only: measuring a thousand rows took ~30 ms.
+        self.tree.header().setResizeContentsPrecision(_MEASURED_ROWS)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
 
         self.info_label = QLabel("No artifacts yet: send a request whose result carries some")

@@ -2,13 +2,14 @@
 
 The unsaved marker compares the whole form with its clean state on every change; the body
 part of that cost a full ``toPlainText()`` (~13 ms for 5 MB) and a compare per keystroke.
-Here a changed length (the document's character count, O(1)) settles it; the text is read
+Here a changed length (the document's character count, O(1); a big body held aside,
+app/ui/body_editor.py, has its count kept) settles it; the text is read
 and compared only when the length is the clean one again (a key typed and deleted).
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QPlainTextEdit
+from app.ui.body_editor import BodyEditor, utf16_units
 
 DIRTY = "\x00body changed\x00"
 """Stands for the body in the form compared with the clean state when it differs (no body
@@ -18,7 +19,7 @@ a user types starts with NUL, and it differs from the clean body in any case).""
 class BodyDirty:
     """Tracks ``editor``'s text against the body of the clean state."""
 
-    def __init__(self, editor: QPlainTextEdit) -> None:
+    def __init__(self, editor: BodyEditor) -> None:
         self._editor = editor
         self._clean = ""
         self._clean_units = 0  # UTF-16 code units, as the document counts them
@@ -27,7 +28,7 @@ class BodyDirty:
     def set_clean(self, body: str) -> None:
         """``body`` is the clean state's body now."""
         self._clean = body
-        self._clean_units = len(body.encode("utf-16-le")) // 2
+        self._clean_units = utf16_units(body)
         self._same = self._compare()
 
     def changed(self) -> None:
@@ -40,6 +41,6 @@ class BodyDirty:
         return self._clean if self._same else DIRTY
 
     def _compare(self) -> bool:
-        if self._editor.document().characterCount() - 1 != self._clean_units:
+        if self._editor.text_units() != self._clean_units:
             return False
         return self._editor.toPlainText() == self._clean

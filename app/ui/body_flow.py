@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
 from app.protocol.catalog import MethodSpec, TemplateContext
 from app.protocol.events import NOT_JSON, ResponseBody
 from app.protocol.followups import template_context, template_ids
-from app.protocol.stream_items import ItemKind, TaskState, classify_json
+from app.protocol.stream_items import ItemKind, TaskState, classify_body
 
 if TYPE_CHECKING:
     from app.ui.request_tab import RequestTab
@@ -147,7 +147,7 @@ class BodyFlow(QObject):
         # Unary results only: a stream's ids come from the timeline when it ends.
         if not isinstance(event, ResponseBody) or event.json is NOT_JSON:
             return
-        info = classify_json(event.json)
+        info = classify_body(event)
         if info.kind is not ItemKind.ERROR:
             self.note_ids(info.task_id, info.context_id, info.state)
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.protocol.events import NOT_JSON, ResponseBody, StreamItem
 from app.protocol.findings import Finding, Severity
-from app.protocol.stream_items import ItemKind, classify_json
+from app.protocol.stream_items import ItemKind, classify_body, classify_json
 from app.push.configs import fill_push_config
 from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
 from app.ui.tasks import OwnedTask
@@ -153,6 +153,15 @@ class PushWiring(QObject):
             )
             return
         text, task_ids = filled
+        if tab.body_editor.held is not None:  # a big body, not in the document
+            self._filling = True
+            try:
+                tab.body_editor.setPlainText(text)
+            finally:
+                self._filling = False
+            self.note_tasks(task_ids)
+            self._say(f"Push config set to {receiver.url} with a fresh token (masked in history)")
+            return
         cursor = QTextCursor(tab.body_editor.document())
         cursor.select(QTextCursor.SelectionType.Document)
         self._filling = True
@@ -196,7 +205,7 @@ class PushWiring(QObject):
             if isinstance(event, StreamItem) and event.info is not None:
                 found.add(event.info.task_id)
             elif isinstance(event, ResponseBody) and event.json is not NOT_JSON:
-                found.add(classify_json(event.json).task_id)
+                found.add(classify_body(event).task_id)
         self.note_tasks(found)
 
     def _on_delivery(self, delivery: PushDelivery) -> None:

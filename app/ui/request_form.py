@@ -27,6 +27,7 @@ from app.spec.draft import Form, first_text
 from app.spec.xa2a import MAX_TIMEOUT_S, SavedRequest
 from app.ui.assertions_panel import AssertionsPanel
 from app.ui.auth_panel import AuthPanel
+from app.ui.body_editor import BodyEditor, BodyEditorStack
 from app.ui.extensions_panel import ExtensionsPanel
 from app.ui.headers_panel import HeadersPanel
 from app.ui.response_view import ResponseView
@@ -106,7 +107,8 @@ class RequestForm(QWidget):
         self.replace_button.setToolTip("Overwrite the draft with the preview")
         self.replace_button.setEnabled(False)
 
-        self.body_editor = CodeView("bodyEditor", read_only=False)
+        self.body_editor = BodyEditor()
+        self.body_stack = BodyEditorStack(self.body_editor)
         self.body_editor.setPlaceholderText("JSON-RPC request envelope")
         self.preview = CodeView("bodyPreview", read_only=True)
         self.preview.setPlaceholderText(
@@ -137,7 +139,7 @@ class RequestForm(QWidget):
         self.text_row = row2  # app/ui/body_flow.py adds the template id fields here
 
         body_page = QSplitter(Qt.Orientation.Vertical)
-        draft_box = titled("Request body (draft)", self.body_editor)
+        draft_box = titled("Request body (draft)", self.body_stack)
         draft_layout = draft_box.layout()
         assert isinstance(draft_layout, QVBoxLayout)
         draft_layout.insertWidget(1, self.shape_banner)

@@ -5,6 +5,7 @@ No credential may appear in the database files or an export (checked on the byte
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import jsonschema
 import pytest
 
 from app.commands.history import event_records
+from app.history import recorder as recorder_module
 from app.history.har import har_log
 from app.history.store import HistoryStore, history_path
 from app.protocol import exchange
@@ -220,3 +222,23 @@ def test_cli_records_lists_shows_exports(sdk_peer_token: dict[str, Any], tmp_pat
     db_bytes = b"".join(p.read_bytes() for p in history_path().parent.glob("history.sqlite3*"))
     for data in (db_bytes, har_file.read_bytes(), jsonl_file.read_bytes()):
         assert token.encode() not in data
+
+
+def test_a_big_body_is_stored_whole_through_incremental_blob_writes(tmp_path: Path) -> None:
+    body = bytes(range(256)) * (recorder_module._BLOB_STEP // 256 * 3 + 7)  # over 3 MiB
+    db = sqlite3.connect(tmp_path / "h.db")
+    db.execute(
+        "CREATE TABLE events (exchange_id INTEGER, n INTEGER, kind TEXT, t REAL, meta TEXT,"
+        " payload BLOB, PRIMARY KEY (exchange_id, n))"
+    )
+    recorder_module._insert_events(
+        db,
+        [
+            (1, 1, "head", 0.0, "{}", b""),
+            (1, 2, "body", 0.1, "{}", body),
+            (1, 3, "end", 0.2, "{}", b"x"),
+        ],
+    )
+    rows = db.execute("SELECT n, payload FROM events ORDER BY n").fetchall()
+    assert [n for n, _ in rows] == [1, 2, 3]
+    assert rows[1][1] == body and rows[2][1] == b"x"

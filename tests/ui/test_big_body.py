@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -77,3 +78,20 @@ def test_a_big_json_body_opens_in_the_big_views_without_freezing(
         assert view.tabs.widget(0) is view.pretty_view
         assert view.tabs.widget(2) is view.raw_view
         assert '"n": 1' in view.pretty_view.toPlainText()
+
+
+def test_pretty_bytes_written_in_groups_read_as_one_orjson_call() -> None:
+    rng = random.Random(3)
+
+    def value(depth: int, budget: list[int]) -> Any:
+        budget[0] -= 1
+        if depth > 4 or budget[0] < 0 or rng.random() < 0.2:
+            return rng.choice([1, "a\nb", None, [], {}, 2.5, "é"])
+        count = rng.choice([0, 1, 3, 63, 64, 65, 130, 300])  # around the group limit
+        if rng.random() < 0.5:
+            return [value(depth + 1, budget) for _ in range(count)]
+        return {f"k{i}": value(depth + 1, budget) for i in range(count)}
+
+    for _ in range(100):
+        sample = value(0, [3000])
+        assert bytes(pretty_bytes(sample)).decode() == pretty_json(sample)

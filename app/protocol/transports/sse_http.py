@@ -49,7 +49,7 @@ from app.protocol.http import (
     describe_transport_error,
     head_of,
     open_response,
-    parse_json_bytes,
+    parse_body,
     snippet,
 )
 from app.protocol.jsonparse import parse_event_data
@@ -270,6 +270,7 @@ async def _plain_body(
         message = describe_transport_error(exc, call.url, timeout)
         yield ExchangeError(clock.now(), ErrorKind.TRANSPORT, f"Body cut off: {message}")
     body = b"".join(chunks)
+    chunks.clear()  # the pieces would hold the body a second time while it is shown
     if size > max_bytes:
         yield ExchangeError(
             clock.now(),
@@ -281,8 +282,8 @@ async def _plain_body(
             clock.now(), body[:max_bytes], content_type(response), NOT_JSON, "cut off"
         )
         return
-    value, error = await parse_json_bytes(body)
-    yield ResponseBody(clock.now(), body, content_type(response), value, error)
+    value, error, info = await parse_body(body)
+    yield ResponseBody(clock.now(), body, content_type(response), value, error, info=info)
 
 
 def _judge_item(item: StreamItem, judge: Judge, clock: Clock) -> ExchangeError | None:

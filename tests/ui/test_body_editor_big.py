@@ -1,0 +1,104 @@
+"""A big request body opens read-only in the big view (bodyBigView) with *Edit anyway*
+(editAnywayButton), which brings the normal editor back (app/ui/body_editor.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QTextCursor
+from PySide6.QtWidgets import QWidget
+
+from app.ui.big_text_view import BigTextView
+from app.ui.main_window import MainWindow
+from tests.helpers.screenshots import SHOTS
+from tests.ui.test_response_tools import child, click
+from tests.ui.test_responsiveness import StallMeter
+
+pytestmark = pytest.mark.gui
+
+
+def _compact_body(size: int) -> str:
+    """A SendMessage envelope of about ``size`` characters on one line."""
+    text = "lorem ipsum dolor sit amet " * (size // 27)
+    message = {"role": "ROLE_USER", "messageId": "m1", "parts": [{"text": text}]}
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+                       "params": {"message": message}})  # fmt: skip
+
+
+def _paste(qtbot: Any, editor: QWidget) -> None:
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_a_pasted_20_mb_line_opens_read_only_and_scrolls_without_a_stall(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(20_000_000)
+    QGuiApplication.clipboard().setText(body)
+    with StallMeter() as meter:
+        _paste(qtbot, tab.body_editor)
+        view: BigTextView = child(tab, BigTextView, "bodyBigView")
+        page = child(tab, QWidget, "bodyBigPage")
+        qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+        assert page.isVisible() and not tab.body_editor.isVisible()
+        assert view.visible_lines()[0] == body[:2000]  # one long line, folded
+        view.setFocus()
+        for _ in range(5):
+            qtbot.keyClick(view, Qt.Key.Key_PageDown)
+        qtbot.keyClick(view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        assert view.visible_lines()[-1] == body[-len(view.visible_lines()[-1]) :]
+        qtbot.wait(20)
+    assert tab.body_editor.toPlainText() == body  # what is sent and saved
+    assert tab.dirty and tab.title().endswith("*")
+    assert "MiB: shown read-only" in child(tab, QWidget, "bodyBigNote").text()
+    print(f"20 MB line pasted, opened and scrolled: longest stall {meter.longest * 1000:.0f} ms")
+    assert meter.longest < 0.25, f"the window froze for {meter.longest * 1000:.0f} ms"
+
+
+def test_edit_anyway_brings_the_editor_back_with_the_text_and_typing_edits_it(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    window.resize(1100, 800)
+    body = _compact_body(1_500_000)  # over a MiB on one line: held too
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    view: BigTextView = child(tab, BigTextView, "bodyBigView")
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    window.grab().save(str(SHOTS / "body_editor_big_view.png"))
+    click(qtbot, tab, "editAnywayButton")
+    editor = tab.body_editor
+    assert editor.isVisible() and not view.isVisible()
+    assert editor.toPlainText() == body and editor.held is None
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    started = time.perf_counter()
+    qtbot.keyClicks(editor, " ")
+    assert time.perf_counter() - started < 1.0
+    assert editor.toPlainText() == body + " "
+    assert tab.dirty
+    # A small body set later goes straight to the editor; a big one to the view again.
+    editor.setPlainText('{"jsonrpc": "2.0"}')
+    assert editor.isVisible() and editor.toPlainText() == '{"jsonrpc": "2.0"}'
+    editor.setPlainText(body)
+    assert view.isVisible() and editor.toPlainText() == body
+
+
+def test_a_saved_big_body_round_trips_and_the_unsaved_marker_follows(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(2_000_000)
+    tab.body_editor.setPlainText(body)
+    tab.mark_saved(tab.to_saved())
+    assert not tab.dirty
+    assert tab.to_saved().body == body
+    tab.body_editor.setPlainText(body[:-1] + " }")
+    assert tab.dirty
+    tab.body_editor.setPlainText(body)
+    assert not tab.dirty
