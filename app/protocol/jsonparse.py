@@ -121,6 +121,9 @@ def check_depth(value: Any, encoded: bytes | None = None) -> None:
     """
     if encoded is not None:
         # Piece by piece: a pass over a big body in one call would hold the GIL for long.
+        small = len(encoded) <= jsonsteps.STEP_BYTES  # a stream item: one call, no pieces
+        if small and encoded.count(b"[") + encoded.count(b"{") <= MAX_DEPTH:
+            return
         pieces = jsonsteps.slices
         if sum(p.count(b"[") + p.count(b"{") for p in pieces(encoded)) <= MAX_DEPTH:
             return  # too few brackets to nest that deep (a stream item, most bodies)
@@ -203,6 +206,8 @@ def parse_json(data: bytes | str) -> tuple[Any, str]:
 
 def _long_digits(encoded: bytes) -> bool:
     """Whether ``encoded`` has a run of 19 digits (looked for piece by piece)."""
+    if len(encoded) <= jsonsteps.STEP_BYTES:  # a stream item: one call, no pieces
+        return _LONG_DIGITS in encoded.translate(_DIGITS_ONLY)
     overlap = len(_LONG_DIGITS) - 1
     return any(
         _LONG_DIGITS in piece.translate(_DIGITS_ONLY)

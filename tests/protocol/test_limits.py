@@ -190,3 +190,17 @@ async def test_a_gzip_bomb_as_a_card_is_too_large_not_gigabytes() -> None:
         result, peak = await bounded(fetch_card(url, max_bytes=1_048_576))
     assert peak < 32 * 1024 * 1024
     assert result.too_large and result.json is None and len(result.raw) <= 1_048_576
+
+
+@pytest.mark.parametrize("pad", [0, 2 * 1024 * 1024 - 9])
+def test_limits_hold_for_small_and_pieced_texts(pad: int) -> None:
+    # A stream item is checked in one call, a big body piece by piece (a 19-digit run or a
+    # bracket run may straddle two pieces): both must refuse the same things.
+    filler = '"' + "x" * pad + '"'
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    long_int = "9" * (MAX_INTEGER_DIGITS + 1)
+    for inner, needle in ((deep, "nested too deeply"), (long_int, "digits")):
+        value, reason = parse_json(f"[{filler}, {inner}]")
+        assert value is NOT_JSON and needle in reason
+    value, reason = parse_json(f"[{filler}, {'1' * 25}]")
+    assert reason == "" and value[1] == int("1" * 25)
