@@ -34,6 +34,10 @@ _CLOSERS = frozenset(b']}"')
 _TRIES = 3  # separator spots tried per group before one member is taken alone
 _MISSES = 4  # groups in a row that did not parse before the separator is learnt anew
 _RELEARN = 3  # separators learnt per container before its members are taken one by one
+_NESTING = 64
+"""Containers open at once beyond a step each before the text is given up on: each costs
+a few Python frames, and a hostile body nested a thousand deep would exhaust the
+interpreter's recursion limit (orjson, parsing it whole, refuses it with a JSON error)."""
 _SINGLES = 50_000
 """Members parsed one at a time (a few microseconds of Python each) before the text is
 given up on: parsing it whole is quicker then."""
@@ -75,6 +79,7 @@ class _Parser:
         self.size = len(data)
         self.wasted = 0  # bytes read by group parses that failed
         self.singles = 0
+        self.nesting = 0  # containers being parsed member by member or group by group
 
     def skip(self, pos: int) -> int:
         """The first position from ``pos`` that is not whitespace."""
@@ -104,10 +109,14 @@ class _Parser:
         if found is not None:
             return found
         first = self.data[pos]
-        if first == _OPEN_ARRAY:
-            return self.container(pos, False)
-        if first == _OPEN_OBJECT:
-            return self.container(pos, True)
+        if first in (_OPEN_ARRAY, _OPEN_OBJECT):
+            if self.nesting >= _NESTING:
+                raise NotStepwise("nested too deeply to parse in steps")
+            self.nesting += 1
+            try:
+                return self.container(pos, first == _OPEN_OBJECT)
+            finally:
+                self.nesting -= 1
         raise NotStepwise("a scalar longer than a step, or not JSON")
 
     def container(self, pos: int, is_object: bool) -> tuple[Any, int]:
