@@ -24,6 +24,7 @@ from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.widgets import monospace_font
 
 _MARGIN = 4
+_TAB_COLUMNS = 8
 
 
 class BigTextView(QAbstractScrollArea):
@@ -79,6 +80,10 @@ class BigTextView(QAbstractScrollArea):
         first = max(0, scrolled // advance - 1)
         columns = self.viewport().width() // advance + 3
         for line in self.visible_lines():
+            if "\t" in line:
+                # Qt's tab stops count from where a piece is drawn: expanded first, a tab
+                # before the cut still moves what follows, as unscrolled.
+                line = line.expandtabs(_TAB_COLUMNS)
             painter.drawText(x + first * advance, y, line[first : first + columns])
             y += height
         painter.end()

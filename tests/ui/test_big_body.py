@@ -95,3 +95,24 @@ def test_pretty_bytes_written_in_groups_read_as_one_orjson_call() -> None:
     for _ in range(100):
         sample = value(0, [3000])
         assert bytes(pretty_bytes(sample)).decode() == pretty_json(sample)
+
+
+@pytest.mark.parametrize("line", ["\tkey\t" + "0123456789" * 150, "a\tb\t\tc" * 80])  # unfolded
+def test_a_tab_shows_as_spaces_to_the_next_stop_wherever_the_view_is_scrolled(
+    qtbot: Any, line: str
+) -> None:
+    views = []
+    for text in (line, line.expandtabs(8)):
+        view = BigTextView("rawBigView")
+        qtbot.addWidget(view)
+        view.resize(600, 120)
+        view.show()
+        view.set_buffer(build(text.encode()))
+        views.append(view)
+    step = views[0].fontMetrics().horizontalAdvance("x")
+    for scrolled in (0, 3, 10, 37, 200):
+        pictures = []
+        for view in views:
+            view.horizontalScrollBar().setValue(scrolled * step)
+            pictures.append(view.viewport().grab().toImage())
+        assert pictures[0] == pictures[1], f"scrolled {scrolled} columns"
