@@ -11,14 +11,15 @@ them back.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 from collections.abc import Callable
 
 _trim: Callable[[int], int] | None = None
 if sys.platform.startswith("linux"):
+    # glibc by its soname: ctypes.util.find_library runs ``ldconfig -p`` in a child process
+    # (~30 ms, on the GUI thread when the first request tab is made).
     try:
-        _trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        _trim = ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         _trim = None
 

@@ -174,7 +174,8 @@ def raw_headers(headers: httpx.Headers) -> Headers:
 async def parse_body(body: bytes) -> tuple[Any, str, ItemInfo | None]:
     """:func:`parse_json_bytes`, and for a big body also what it says, classified in the
     same worker thread (None for a small one: classifying it on the loop is cheap)."""
-    if len(body) > _THREADED_PARSE_BYTES and body.strip():
+    # isspace, not strip: stripping a big body's final newline copies all of it.
+    if len(body) > _THREADED_PARSE_BYTES and not body.isspace():
         return await asyncio.to_thread(_parse_and_classify, body)
     value, error = await parse_json_bytes(body)
     return value, error, None
@@ -188,7 +189,7 @@ def _parse_and_classify(body: bytes) -> tuple[Any, str, ItemInfo | None]:
 async def parse_json_bytes(body: bytes) -> tuple[Any, str]:
     """``(value, "")`` or ``(NOT_JSON, reason)``; big bodies are parsed off the event loop."""
 
-    if not body.strip():
+    if not body or body.isspace():
         return NOT_JSON, "empty body"
     if len(body) > _THREADED_PARSE_BYTES:
         return await asyncio.to_thread(parse_json, body)

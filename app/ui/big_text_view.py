@@ -9,8 +9,11 @@ Ctrl+C copies the whole text.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import math
+
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import (
+    QFontMetricsF,
     QGuiApplication,
     QKeyEvent,
     QKeySequence,
@@ -24,6 +27,7 @@ from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.widgets import monospace_font
 
 _MARGIN = 4
+_TAB_COLUMNS = 8
 
 
 class BigTextView(QAbstractScrollArea):
@@ -73,13 +77,18 @@ class BigTextView(QAbstractScrollArea):
             painter.drawText(x, y, self.note)
             y += height
         # Only the columns in sight: laying out 2 000-character lines whole cost ~18 ms a
-        # paint. Columns are counted in the monospace font's advance (a wide character
-        # before the cut shifts the rest of its line a little when scrolled sideways).
-        advance = max(1, metrics.horizontalAdvance("x"))
-        first = max(0, scrolled // advance - 1)
-        columns = self.viewport().width() // advance + 3
+        # paint. Columns are counted in the monospace font's advance, a fraction of a pixel
+        # as the text is laid out (the whole pixels fell behind it by ~0.2 px a column),
+        # a wide character before the cut shifts the rest of its line a little.
+        advance = self._advance()
+        first = max(0, int(scrolled / advance) - 1)
+        columns = int(self.viewport().width() / advance) + 3
         for line in self.visible_lines():
-            painter.drawText(x + first * advance, y, line[first : first + columns])
+            if "\t" in line:
+                # Qt's tab stops count from where a piece is drawn: expanded first, a tab
+                # before the cut still moves what follows, as unscrolled.
+                line = line.expandtabs(_TAB_COLUMNS)
+            painter.drawText(QPointF(x + first * advance, y), line[first : first + columns])
             y += height
         painter.end()
 
@@ -113,8 +122,12 @@ class BigTextView(QAbstractScrollArea):
         vbar.setPageStep(self._rows())
         vbar.setSingleStep(1)
         longest = self.buffer.longest if self.buffer is not None else 0
-        width = self.fontMetrics().horizontalAdvance("x") * max(longest, len(self.note))
+        width = math.ceil(self._advance() * max(longest, len(self.note)))
         hbar = self.horizontalScrollBar()
         hbar.setRange(0, max(0, width + 2 * _MARGIN - self.viewport().width()))
         hbar.setPageStep(self.viewport().width())
-        hbar.setSingleStep(self.fontMetrics().horizontalAdvance("x") * 4)
+        hbar.setSingleStep(round(self._advance() * 4))
+
+    def _advance(self) -> float:
+        """The width of a column: the monospace font's advance, unrounded."""
+        return max(1.0, QFontMetricsF(self.font()).horizontalAdvance("x"))

@@ -13,6 +13,7 @@ works on that string. *Edit anyway* puts it into the editor.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 from PySide6.QtCore import QMimeData, Signal
@@ -162,7 +163,10 @@ class BodyEditorStack(QStackedWidget):
 
     def _build(self, text: str, token: int) -> None:
         data = text.encode("utf-8", "surrogatepass")
-        self._built.emit(pretty_buffer.build(data), token)
+        buffer = pretty_buffer.build(data)
+        # "Signal source has been deleted": the tab was closed meanwhile.
+        with contextlib.suppress(RuntimeError):
+            self._built.emit(buffer, token)
 
     def _show_built(self, buffer: PrettyBuffer, token: int) -> None:
         if token != self._token:

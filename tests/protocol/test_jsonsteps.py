@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import orjson
 import pytest
 
 from app.protocol import jsonsteps
+from app.protocol.events import NOT_JSON
 from app.protocol.jsonparse import parse_json
 
 
@@ -86,3 +88,35 @@ def test_a_big_body_is_classified_in_the_worker_with_its_parse() -> None:
     assert info == classify_json(value) and info.task_id == "t1"
     small = asyncio.run(parse_body(b'{"jsonrpc": "2.0", "id": 1, "result": {}}'))
     assert small[2] is None  # classified where it is used: cheap
+
+
+@pytest.mark.parametrize("depth", [250, 400, 1100])
+def test_a_big_body_nested_deeply_is_refused_with_a_reason_not_an_exception(depth: int) -> None:
+    # Each level bigger than a step: parsed in steps, every level is a few Python frames.
+    body = b"[" * depth + b'"' + b"x" * (3 * jsonsteps.STEP_BYTES) + b'"' + b"]" * depth
+    with pytest.raises(jsonsteps.NotStepwise):
+        jsonsteps.loads(body)
+    assert parse_json(body) == (NOT_JSON, parse_json(b"[" * depth + b"]" * depth)[1])
+    assert "nested too deeply" in parse_json(body)[1]
+
+
+def test_nesting_within_the_bound_still_parses_in_steps() -> None:
+    body = b'{"a": ' * 60 + b"[" + b'"xy", ' * 400 + b"1]" + b"}" * 60
+    assert jsonsteps.loads(body, 64) == orjson.loads(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" + b" " * (16 << 20) + b"1]",
+        b"\n" * (16 << 20) + b'{"a": [1, 2]}' + b"\r\n\t " * (1 << 18),
+        b'{"k": [' + b'"xyz", ' * (1 << 19) + b"1]" + b" " * (12 << 20) + b"}",
+    ],
+    ids=["in an array", "around the document", "before a closing brace"],
+)
+def test_long_runs_of_whitespace_are_skipped_in_c(body: bytes) -> None:
+    started = time.perf_counter()
+    value = jsonsteps.loads(body)
+    elapsed = time.perf_counter() - started
+    assert value == orjson.loads(body)
+    assert elapsed < 0.4, f"{elapsed * 1000:.0f} ms for {len(body) >> 20} MiB"  # was 1.5 s

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from app.protocol.events import ExchangeEnd, Outcome, ResponseBody, StreamItem
+from app.protocol.events import NOT_JSON, ExchangeEnd, Outcome, ResponseBody, StreamItem
+from app.protocol.item_json import json_of_raw
 from app.protocol.types import Binding, ProtocolVersion
+from app.spec import assertions
 from app.spec.assertions import Assertion, AssertionOp, Observed, capture, evaluate, problem
 from app.spec.json_paths import PathError, select
 from app.spec.xa2a import SavedRequest, XA2AError, from_x_a2a, to_x_a2a
@@ -257,3 +259,30 @@ def test_the_bundled_scenario_is_a_valid_openapi_document() -> None:
     assert all(op.assertions for op in operations)
     assert operations[1].captures == (("taskId", "/result/task/id"),
                                       ("contextId", "/result/task/contextId"))  # fmt: skip
+
+
+def test_captures_parse_the_stream_items_only_as_far_as_they_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    observed = Observed()
+    for seq in range(2000):
+        item = {"statusUpdate": {"taskId": f"t-{seq}"}, **({"first": 1} if seq == 0 else {})}
+        observed.feed(StreamItem(seq, seq, b"data: " + json.dumps(item).encode() + b"\n\n", item))
+    observed.feed(StreamItem(2000, 2000, b"data: nope\n\n", NOT_JSON, "not JSON"))
+    parsed: list[bytes] = []
+
+    def counted(raw: bytes) -> Any:
+        parsed.append(raw)
+        return json_of_raw(raw)
+
+    monkeypatch.setattr(assertions, "json_of_raw", counted)
+    values, problems = capture({"last": "/statusUpdate/taskId", "again": "/statusUpdate"}, observed)
+    assert values == {"last": "t-1999", "again": '{"taskId": "t-1999"}'} and problems == []
+    assert len(parsed) == 1  # the newest item only, once for both captures
+    assert capture({"first": "/first"}, observed)[0] == {"first": "1"}  # the oldest still found
+    assert capture({"x": "/x"}, observed)[1] == ["capture x: nothing at /x"]
+    # No item parsed as JSON: the document (a body) is looked in.
+    only_bad = Observed()
+    only_bad.feed(StreamItem(0, 0, b"data: nope\n\n", NOT_JSON, "not JSON"))
+    only_bad.feed(ResponseBody(1, b'{"a": 2}', "application/json", {"a": 2}))
+    assert capture({"a": "/a"}, only_bad)[0] == {"a": "2"}

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QImage, QPainter
 
 from app.ui.big_text_view import BigTextView
 from app.ui.formatting import pretty_json
@@ -95,3 +96,58 @@ def test_pretty_bytes_written_in_groups_read_as_one_orjson_call() -> None:
     for _ in range(100):
         sample = value(0, [3000])
         assert bytes(pretty_bytes(sample)).decode() == pretty_json(sample)
+
+
+@pytest.mark.parametrize("line", ["\tkey\t" + "0123456789" * 150, "a\tb\t\tc" * 80])  # unfolded
+def test_a_tab_shows_as_spaces_to_the_next_stop_wherever_the_view_is_scrolled(
+    qtbot: Any, line: str
+) -> None:
+    views = []
+    for text in (line, line.expandtabs(8)):
+        view = BigTextView("rawBigView")
+        qtbot.addWidget(view)
+        view.resize(600, 120)
+        view.show()
+        view.set_buffer(build(text.encode()))
+        views.append(view)
+    step = views[0].fontMetrics().horizontalAdvance("x")
+    for scrolled in (0, 3, 10, 37, 200):
+        pictures = []
+        for view in views:
+            view.horizontalScrollBar().setValue(scrolled * step)
+            pictures.append(view.viewport().grab().toImage())
+        assert pictures[0] == pictures[1], f"scrolled {scrolled} columns"
+
+
+@pytest.mark.parametrize("length", [300, 1999])
+def test_scrolled_to_the_right_end_a_long_line_shows_its_last_characters(
+    qtbot: Any, length: int
+) -> None:
+    view = BigTextView("rawBigView")
+    qtbot.addWidget(view)
+    view.resize(600, 80)
+    view.show()
+    line = "-" * (length - 3) + "END"
+    view.set_buffer(build(line.encode()))
+    bar = view.horizontalScrollBar()
+    qtbot.keyClick(view, Qt.Key.Key_End)  # as far right as it goes
+    bar.setValue(bar.maximum())
+    shown = view.viewport().grab().toImage()
+    # The line drawn whole where the view puts it (x: the margin less the scrolled width).
+    whole = QImage(shown.size(), shown.format())
+    whole.fill(view.palette().base().color())
+    painter = QPainter(whole)
+    painter.setFont(view.font())
+    painter.setPen(view.palette().text().color())
+    painter.drawText(QPointF(4 - bar.value(), 4 + view.fontMetrics().ascent()), line)
+    painter.end()
+    ends = [_rightmost_ink(image) for image in (shown, whole)]
+    assert ends[1] < shown.width() - 4, "the line's end is past the scroll range"  # its margin
+    assert abs(ends[0] - ends[1]) <= 1, f"drawn to x={ends[0]}, the whole line to x={ends[1]}"
+
+
+def _rightmost_ink(image: QImage) -> int:
+    return max(
+        x for x in range(image.width()) for y in range(image.height())
+        if image.pixelColor(x, y).lightness() < 128
+    )  # fmt: skip

@@ -4,16 +4,20 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import SIGNAL, Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
+from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QWidget
 
+from app.ui import pretty_buffer
 from app.ui.big_text_view import BigTextView
 from app.ui.main_window import MainWindow
+from app.ui.pretty_buffer import PrettyBuffer
 from tests.helpers.screenshots import SHOTS
 from tests.ui.test_response_tools import child, click
 from tests.ui.test_responsiveness import StallMeter
@@ -102,3 +106,31 @@ def test_a_saved_big_body_round_trips_and_the_unsaved_marker_follows(
     assert tab.dirty
     tab.body_editor.setPlainText(body)
     assert not tab.dirty
+
+
+def test_closing_the_tab_while_the_big_view_is_prepared_raises_nothing(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    built = threading.Event()
+    slow_build = pretty_buffer.build
+
+    def build(data: bytes) -> PrettyBuffer:
+        time.sleep(0.3)  # the tab is closed meanwhile
+        try:
+            return slow_build(data)
+        finally:
+            built.set()
+
+    monkeypatch.setattr(pretty_buffer, "build", build)
+    tab = window.new_a2a_tab()
+    QGuiApplication.clipboard().setText(_compact_body(1_500_000))
+    _paste(qtbot, tab.body_editor)
+    assert not tab.body_stack.ready
+    gone = QSignalSpy(tab, SIGNAL("destroyed()"))
+    qtbot.keyClick(window, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: gone.count() == 1, timeout=5_000)
+    assert built.wait(5)
+    qtbot.wait(50)
+    assert failures == []
