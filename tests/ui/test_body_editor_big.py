@@ -102,3 +102,79 @@ def test_a_saved_big_body_round_trips_and_the_unsaved_marker_follows(
     assert tab.dirty
     tab.body_editor.setPlainText(body)
     assert not tab.dirty
+
+
+def test_a_big_paste_with_characters_outside_ascii_is_held_whole_and_its_length_counted(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    tab.mark_saved(tab.to_saved())
+    template = tab.body_editor.toPlainText()
+    body = '{"text": "' + "é😀 lorem ipsum dolor sit amet " * 320_000 + '"}'  # ~9.6 MB of UTF-8
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    editor = tab.body_editor
+    view: BigTextView = child(tab, BigTextView, "bodyBigView")
+    assert editor.held == body and editor.toPlainText() == body
+    assert editor.text_units() == len(body.encode("utf-16-le")) // 2
+    assert view.character_count() == len(body)
+    assert view.visible_lines()[0] == body[: len(view.visible_lines()[0])]
+    assert tab.dirty and tab.title().endswith("*")
+    # Back to the saved body: the marker goes.
+    editor.setPlainText(template)
+    assert editor.isVisible() and editor.toPlainText() == template
+    assert not tab.dirty and not tab.title().endswith("*")
+
+
+def test_a_big_paste_read_before_its_view_is_ready_is_the_pasted_text(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(9_000_000)
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    assert tab.body_editor.toPlainText() == body  # decoded on the spot
+    assert tab.dirty
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    assert tab.body_editor.toPlainText() == body and tab.dirty
+    assert child(tab, QWidget, "bodyBigPage").isVisible()
+
+
+def test_a_big_paste_of_the_saved_body_leaves_the_tab_clean(qtbot: Any, window: MainWindow) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(9_000_000)
+    tab.body_editor.setPlainText(body)
+    tab.mark_saved(tab.to_saved())
+    tab.body_editor.setPlainText('{"jsonrpc": "2.0"}')
+    assert tab.dirty
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    assert not tab.dirty and not tab.title().endswith("*")
+
+
+def test_a_small_paste_goes_into_the_editor_and_undo_takes_it_back(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    tab.mark_saved(tab.to_saved())
+    editor = tab.body_editor
+    template = editor.toPlainText()
+    body = _compact_body(200_000)  # long, but not big: the editor lays it out
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, editor)
+    assert editor.isVisible() and editor.held is None and not editor.holding
+    assert editor.toPlainText() == body
+    assert tab.dirty and tab.title().endswith("*")
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == template
+    assert not tab.dirty and not tab.title().endswith("*")
+    # A short paste into the middle, as ever.
+    cursor = editor.textCursor()
+    cursor.setPosition(1)
+    editor.setTextCursor(cursor)
+    QGuiApplication.clipboard().setText(" ")
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == template[:1] + " " + template[1:]
+    assert tab.dirty
