@@ -40,6 +40,10 @@ class BigTextView(QAbstractScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.buffer: PrettyBuffer | None = None
         self.note = ""  # a line above the text (what was changed for display)
+        # The first viewport() of the process makes PySide build the Python types of every
+        # QWidget subclass while it resolves the widget's type (~5 ms): here, with the tab,
+        # rather than when a big body is first shown.
+        self.viewport()
 
     def set_buffer(self, buffer: PrettyBuffer | None, note: str = "") -> None:
         self.buffer = buffer

@@ -9,14 +9,21 @@ text as a string instead (also a body over a MiB of long lines: compact JSON,
 :func:`is_big`) and the big view shows it (long lines folded); everything that
 reads or sets the body (:meth:`BodyEditor.toPlainText`, :meth:`BodyEditor.setPlainText`)
 works on that string. *Edit anyway* puts it into the editor.
+
+A paste of the whole body over :data:`BIG_EDIT_CHARS` bytes is read from the clipboard as
+UTF-8 and held as those bytes: a worker thread copies, counts and indexes them, then the
+editor reports the change (textChanged); the text is decoded when first read (sent,
+saved), or at once when read before the worker is done.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtCore import QMimeData, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from app.ui import pretty_buffer
@@ -24,6 +31,9 @@ from app.ui.big_text_view import BigTextView
 from app.ui.formatting import size_text
 from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.widgets import CodeView
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 BIG_EDIT_CHARS = 8 * 1024 * 1024
 """Bodies longer than this (characters) open in the read-only big view."""
@@ -49,63 +59,123 @@ class BodyEditor(CodeView):
     def __init__(self) -> None:
         super().__init__("bodyEditor", read_only=False)
         self._held: str | None = None
+        self._held_data: bytearray | None = None  # a held paste's UTF-8, decoded when read
         self._held_units = 0
+        self._pending: memoryview | None = None  # a big paste's UTF-8, not counted yet
 
     @property
     def held(self) -> str | None:
         """The big text held aside, None while the editor has the text."""
+        self._settle()
+        if self._held is None and self._held_data is not None:
+            self._held = self._held_data.decode("utf-8", "replace")
         return self._held
 
+    @property
+    def holding(self) -> bool:
+        """Whether a big text is held aside (:attr:`held` without decoding a paste)."""
+        return self._held is not None or self._held_data is not None or self._pending is not None
+
+    def held_source(self) -> str | bytearray | memoryview | None:
+        """The held text or its UTF-8; a memoryview: a big paste still to count (the
+        stack's worker does it, :meth:`settle_paste`)."""
+        if self._pending is not None:
+            return self._pending
+        return self._held if self._held is not None else self._held_data
+
     def setPlainText(self, text: str) -> None:
-        was_held = self._held is not None
+        was_held = self.holding
+        self._pending = None
         if is_big(text):
-            # Held before the editor empties: its textChanged listeners read the new body.
-            self._held, self._held_units = text, utf16_units(text)
-            super().setPlainText("")
+            self._hold(text, None, utf16_units(text))
             self.held_changed.emit(True)
             return
-        self._held = None
+        self._held = self._held_data = None
         super().setPlainText(text)
         if was_held:
             self.held_changed.emit(False)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
-        """A paste or drop that makes the body big is held too (not laid out first)."""
-        pasted = source.text() if source.hasText() else ""  # one copy of a big text
-        if len(pasted) > LONG_LINE_CHARS:
+        """A paste or drop that makes the body big is held too (not laid out first).
+
+        The text is read as UTF-8: a QByteArray shared without a copy, where a 20 MB QString
+        made into a Python string cost ~30 ms of the GUI thread. A paste of the whole body
+        over :data:`BIG_EDIT_CHARS` bytes is held as it is; the stack's worker counts and
+        indexes it, and it is decoded when read (sent, saved)."""
+        data = utf8_text(source) if source.hasText() else memoryview(b"")
+        if data.nbytes > LONG_LINE_CHARS:  # no fewer bytes than characters
             cursor = self.textCursor()
-            text = super().toPlainText()
             start, end = cursor.selectionStart(), cursor.selectionEnd()
+            units = self.document().characterCount() - 1
+            whole = start == 0 and end == units  # Ctrl+A, Ctrl+V: the paste is the body
+            if whole and data.nbytes > BIG_EDIT_CHARS:
+                # The document empties and textChanged reports the body once it is counted.
+                self._held = self._held_data = None
+                self._pending = data
+                self.held_changed.emit(True)
+                return
+            pasted = str(data, "utf-8", "replace")
+            text = super().toPlainText()
             # Positions count UTF-16 units; slicing needs characters: only for BMP text.
-            if utf16_units(text) == len(text):
-                whole = start == 0 and end == len(text)  # Ctrl+A, Ctrl+V: no copy of it
+            if units == len(text):
                 grown = pasted if whole else text[:start] + pasted + text[end:]
                 if is_big(grown):
                     self.setPlainText(grown)
                     return
         super().insertFromMimeData(source)
 
+    def settle_paste(self, source: memoryview, data: bytearray, units: int) -> None:
+        """The worker copied ``source`` (a pending paste) to ``data``, ``units`` long."""
+        if source is self._pending:
+            self._pending = None
+            self._hold(None, data, units)
+
     def toPlainText(self) -> str:
-        return self._held if self._held is not None else super().toPlainText()
+        text = self.held
+        return text if text is not None else super().toPlainText()
 
     def text_units(self) -> int:
         """The text's length in UTF-16 code units (as the document counts), O(1)."""
-        if self._held is not None:
+        self._settle()
+        if self.holding:
             return self._held_units
         return self.document().characterCount() - 1
 
     def edit_anyway(self) -> None:
         """Put the held text into the editor (slow for a big text: the user asked)."""
-        text = self._held
+        text = self.held
         if text is None:
             return
-        self._held = None
+        self._held = self._held_data = None
         self.blockSignals(True)  # the body is the same: no change to report
         try:
             super().setPlainText(text)
         finally:
             self.blockSignals(False)
         self.held_changed.emit(False)
+
+    def _hold(self, text: str | None, data: bytearray | None, units: int) -> None:
+        # Held before the editor empties: its textChanged listeners read the new body.
+        self._held, self._held_data, self._held_units = text, data, units
+        super().setPlainText("")
+
+    def _settle(self) -> None:
+        """A pending paste read before the worker is done: decoded here (the change is
+        reported now, the worker's count is then ignored)."""
+        if self._pending is not None:
+            source = self._pending
+            text = str(source, "utf-8", "replace")
+            self._pending = None
+            self._hold(text, None, utf16_units(text))
+
+
+def utf8_text(source: QMimeData) -> memoryview:
+    """``source``'s plain text as UTF-8 (the bytes :meth:`QMimeData.text` decodes), a view
+    of the QByteArray's memory (which it keeps)."""
+    data = source.data("text/plain;charset=utf-8")
+    if data.isEmpty():
+        data = source.data("text/plain")
+    return memoryview(cast("Buffer", data))  # QByteArray has the buffer protocol
 
 
 def utf16_units(text: str) -> int:
@@ -147,30 +217,45 @@ class BodyEditorStack(QStackedWidget):
         editor.held_changed.connect(self._on_held_changed)
 
     def _on_held_changed(self, held: bool) -> None:
-        text = self.editor.held
+        source = self.editor.held_source()
         self._token += 1
-        if held and text is not None:
-            # Encoding and indexing 20 MB take ~50 ms: a worker thread does it, in C calls
-            # of ~20 ms at most, and the view shows the text when it is ready.
+        if held and source is not None:
+            # Encoding and indexing 20 MB take ~50 ms (a paste's decoding as much): a worker
+            # thread does it, in C calls of ~20 ms at most, and the view shows the text
+            # when it is ready.
             self.view.set_buffer(None, "Preparing the view…")
             self.note.setText("This body is big: shown read-only (long lines folded).")
             self.setCurrentWidget(self.page)
-            token = self._token
-            threading.Thread(target=self._build, args=(text, token), daemon=True).start()
+            # Started after the page is painted (a timer runs after the posted paint; a
+            # zero one would not): the paint would wait for the worker's GIL otherwise.
+            start = functools.partial(self._start_build, source, self._token)
+            QTimer.singleShot(1, self, start)
         else:
             self.view.set_buffer(None)
             self.setCurrentWidget(self.editor)
 
-    def _build(self, text: str, token: int) -> None:
-        data = text.encode("utf-8", "surrogatepass")
-        buffer = pretty_buffer.build(data)
+    def _start_build(self, source: str | bytearray | memoryview, token: int) -> None:
+        if token == self._token:
+            threading.Thread(target=self._build, args=(source, token), daemon=True).start()
+
+    def _build(self, source: str | bytearray | memoryview, token: int) -> None:
+        if isinstance(source, memoryview):
+            data = pretty_buffer.gather(source)
+            units = pretty_buffer.utf16_length(data)
+            built = _Built(pretty_buffer.build(data), source, data, units)
+        else:
+            data = pretty_buffer.encode(source) if isinstance(source, str) else source
+            built = _Built(pretty_buffer.build(data))
         # "Signal source has been deleted": the tab was closed meanwhile.
         with contextlib.suppress(RuntimeError):
-            self._built.emit(buffer, token)
+            self._built.emit(built, token)
 
-    def _show_built(self, buffer: PrettyBuffer, token: int) -> None:
+    def _show_built(self, built: _Built, token: int) -> None:
         if token != self._token:
             return  # the body changed meanwhile
+        buffer = built.buffer
+        if built.source is not None:
+            self.editor.settle_paste(built.source, built.data, built.units)
         self.view.set_buffer(buffer)
         self.note.setText(
             f"This body is {size_text(len(buffer.data))}: shown read-only (long lines"
@@ -185,3 +270,13 @@ class BodyEditorStack(QStackedWidget):
     def _edit_anyway(self) -> None:
         self.editor.edit_anyway()
         self.editor.setFocus()
+
+
+class _Built(NamedTuple):
+    """What the worker thread made of a held text: the buffer, and for a paste still to
+    count (``source``) its copy and UTF-16 length."""
+
+    buffer: PrettyBuffer
+    source: memoryview | None = None
+    data: bytearray = bytearray()
+    units: int = 0

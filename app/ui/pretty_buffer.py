@@ -10,6 +10,7 @@ between them).
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
 import operator
@@ -74,7 +75,7 @@ def build(data: bytes | bytearray, fold: int = FOLD_BYTES) -> PrettyBuffer:
     starts. A fold may fall inside a character: :meth:`PrettyBuffer.line` moves its ends
     to character starts."""
     newlines = sum(
-        data[i : i + _COUNT_STEP].count(b"\n") for i in range(0, len(data), _COUNT_STEP)
+        data.count(b"\n", i, i + _COUNT_STEP) for i in range(0, len(data), _COUNT_STEP)
     )  # piece by piece: one count over 60 MiB holds the GIL ~20 ms
     if newlines < len(data) // fold:
         starts = _long_line_starts(data, fold)  # few lines: memchr outruns the expression
@@ -86,6 +87,41 @@ def build(data: bytes | bytearray, fold: int = FOLD_BYTES) -> PrettyBuffer:
     ends = itertools.chain(itertools.islice(starts, 1, None), (len(data),))
     longest = max(map(operator.sub, ends, starts))
     return PrettyBuffer(data, starts, longest, len(data) - _continuation_bytes(data))
+
+
+def gather(view: memoryview) -> bytearray:
+    """A copy of ``view`` made a MiB at a time: one copy of 20 MB holds the GIL ~15 ms (the
+    GUI thread waits that long)."""
+    out = bytearray()
+    for i in range(0, view.nbytes, _COUNT_STEP):
+        out += view[i : i + _COUNT_STEP]
+    return out
+
+
+def encode(text: str) -> bytearray:
+    """``text`` as UTF-8 (lone surrogates kept, as a QString may have them), a MiB of
+    characters at a time."""
+    out = bytearray()
+    for i in range(0, len(text), _COUNT_STEP):
+        out += text[i : i + _COUNT_STEP].encode("utf-8", "surrogatepass")
+    return out
+
+
+def utf16_length(data: bytes | bytearray) -> int:
+    """The length in UTF-16 code units of ``data.decode("utf-8", "replace")``, a MiB at
+    a time (ASCII pieces need no decoding)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    view = memoryview(data)
+    units = 0
+    for i in range(0, len(view), _COUNT_STEP):
+        piece = view[i : i + _COUNT_STEP]
+        if not decoder.getstate()[0] and piece.tobytes().isascii():
+            units += len(piece)
+            continue
+        text = decoder.decode(piece)
+        units += len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+    text = decoder.decode(b"", final=True)
+    return units + len(text)
 
 
 def _long_line_starts(data: bytes | bytearray, fold: int) -> array[int]:
@@ -103,11 +139,15 @@ def _long_line_starts(data: bytes | bytearray, fold: int) -> array[int]:
 
 
 def _continuation_bytes(data: bytes | bytearray) -> int:
-    # Deleting everything but continuation bytes leaves a tiny copy per step.
-    return sum(
-        len(bytes(data[i : i + _COUNT_STEP]).translate(None, _NOT_CONTINUATION))
-        for i in range(0, len(data), _COUNT_STEP)
-    )
+    # Deleting everything but continuation bytes leaves a tiny copy per step; an ASCII
+    # step (most of a JSON body) has none and is only scanned.
+    view = memoryview(data)
+    total = 0
+    for i in range(0, len(view), _COUNT_STEP):
+        piece = view[i : i + _COUNT_STEP].tobytes()
+        if not piece.isascii():
+            total += len(piece.translate(None, _NOT_CONTINUATION))
+    return total
 
 
 def pretty_bytes(value: Any) -> bytearray:

@@ -153,7 +153,7 @@ class PushWiring(QObject):
             )
             return
         text, task_ids = filled
-        if tab.body_editor.held is not None:  # a big body, not in the document
+        if tab.body_editor.holding:  # a big body, not in the document
             self._filling = True
             try:
                 tab.body_editor.setPlainText(text)

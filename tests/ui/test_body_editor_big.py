@@ -113,10 +113,11 @@ def test_closing_the_tab_while_the_big_view_is_prepared_raises_nothing(
 ) -> None:
     failures: list[BaseException | None] = []
     monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
-    built = threading.Event()
+    started, built = threading.Event(), threading.Event()
     slow_build = pretty_buffer.build
 
     def build(data: bytes) -> PrettyBuffer:
+        started.set()
         time.sleep(0.3)  # the tab is closed meanwhile
         try:
             return slow_build(data)
@@ -127,6 +128,7 @@ def test_closing_the_tab_while_the_big_view_is_prepared_raises_nothing(
     tab = window.new_a2a_tab()
     QGuiApplication.clipboard().setText(_compact_body(1_500_000))
     _paste(qtbot, tab.body_editor)
+    qtbot.waitUntil(started.is_set, timeout=5_000)  # the worker starts after a paint
     assert not tab.body_stack.ready
     gone = QSignalSpy(tab, SIGNAL("destroyed()"))
     qtbot.keyClick(window, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
@@ -134,3 +136,79 @@ def test_closing_the_tab_while_the_big_view_is_prepared_raises_nothing(
     assert built.wait(5)
     qtbot.wait(50)
     assert failures == []
+
+
+def test_a_big_paste_with_characters_outside_ascii_is_held_whole_and_its_length_counted(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    tab.mark_saved(tab.to_saved())
+    template = tab.body_editor.toPlainText()
+    body = '{"text": "' + "é😀 lorem ipsum dolor sit amet " * 320_000 + '"}'  # ~9.6 MB of UTF-8
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    editor = tab.body_editor
+    view: BigTextView = child(tab, BigTextView, "bodyBigView")
+    assert editor.held == body and editor.toPlainText() == body
+    assert editor.text_units() == len(body.encode("utf-16-le")) // 2
+    assert view.character_count() == len(body)
+    assert view.visible_lines()[0] == body[: len(view.visible_lines()[0])]
+    assert tab.dirty and tab.title().endswith("*")
+    # Back to the saved body: the marker goes.
+    editor.setPlainText(template)
+    assert editor.isVisible() and editor.toPlainText() == template
+    assert not tab.dirty and not tab.title().endswith("*")
+
+
+def test_a_big_paste_read_before_its_view_is_ready_is_the_pasted_text(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(9_000_000)
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    assert tab.body_editor.toPlainText() == body  # decoded on the spot
+    assert tab.dirty
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    assert tab.body_editor.toPlainText() == body and tab.dirty
+    assert child(tab, QWidget, "bodyBigPage").isVisible()
+
+
+def test_a_big_paste_of_the_saved_body_leaves_the_tab_clean(qtbot: Any, window: MainWindow) -> None:
+    tab = window.new_a2a_tab()
+    body = _compact_body(9_000_000)
+    tab.body_editor.setPlainText(body)
+    tab.mark_saved(tab.to_saved())
+    tab.body_editor.setPlainText('{"jsonrpc": "2.0"}')
+    assert tab.dirty
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, tab.body_editor)
+    qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+    assert not tab.dirty and not tab.title().endswith("*")
+
+
+def test_a_small_paste_goes_into_the_editor_and_undo_takes_it_back(
+    qtbot: Any, window: MainWindow
+) -> None:
+    tab = window.new_a2a_tab()
+    tab.mark_saved(tab.to_saved())
+    editor = tab.body_editor
+    template = editor.toPlainText()
+    body = _compact_body(200_000)  # long, but not big: the editor lays it out
+    QGuiApplication.clipboard().setText(body)
+    _paste(qtbot, editor)
+    assert editor.isVisible() and editor.held is None and not editor.holding
+    assert editor.toPlainText() == body
+    assert tab.dirty and tab.title().endswith("*")
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == template
+    assert not tab.dirty and not tab.title().endswith("*")
+    # A short paste into the middle, as ever.
+    cursor = editor.textCursor()
+    cursor.setPosition(1)
+    editor.setTextCursor(cursor)
+    QGuiApplication.clipboard().setText(" ")
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == template[:1] + " " + template[1:]
+    assert tab.dirty
