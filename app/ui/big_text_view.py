@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import (
     QFontMetricsF,
     QGuiApplication,
@@ -32,6 +32,10 @@ _TAB_COLUMNS = 8
 
 class BigTextView(QAbstractScrollArea):
     """Shows a big text line by line; :meth:`set_buffer` replaces it."""
+
+    undo_requested = Signal()
+    """Undo was asked for here (Ctrl+Z, Edit → Undo): the view has nothing to undo, the
+    editor whose text it shows may."""
 
     def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -106,12 +110,17 @@ class BigTextView(QAbstractScrollArea):
         if event.matches(QKeySequence.StandardKey.Copy):
             if self.buffer is not None:
                 QGuiApplication.clipboard().setText(self.buffer.text())
+        elif event.matches(QKeySequence.StandardKey.Undo):
+            self.undo()
         elif event.key() == Qt.Key.Key_Home and ctrl:
             bar.setValue(0)
         elif event.key() == Qt.Key.Key_End and ctrl:
             bar.setValue(bar.maximum())
         else:
             super().keyPressEvent(event)
+
+    def undo(self) -> None:
+        self.undo_requested.emit()
 
     # --- internals ------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import threading
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from PySide6.QtCore import QMimeData, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from app.ui import pretty_buffer
@@ -62,6 +63,9 @@ class BodyEditor(CodeView):
         self._held_data: bytearray | None = None  # a held paste's UTF-8, decoded when read
         self._held_units = 0
         self._pending: memoryview | None = None  # a big paste's UTF-8, not counted yet
+        self._before: str | None = None
+        """The editor's text before a paste made the body big: what Undo brings back (the
+        document's own undo history ends where the held text replaced it)."""
 
     @property
     def held(self) -> str | None:
@@ -85,7 +89,7 @@ class BodyEditor(CodeView):
 
     def setPlainText(self, text: str) -> None:
         was_held = self.holding
-        self._pending = None
+        self._pending = self._before = None
         if is_big(text):
             self._hold(text, None, utf16_units(text))
             self.held_changed.emit(True)
@@ -108,19 +112,20 @@ class BodyEditor(CodeView):
             start, end = cursor.selectionStart(), cursor.selectionEnd()
             units = self.document().characterCount() - 1
             whole = start == 0 and end == units  # Ctrl+A, Ctrl+V: the paste is the body
+            text = super().toPlainText()
             if whole and data.nbytes > BIG_EDIT_CHARS:
                 # The document empties and textChanged reports the body once it is counted.
                 self._held = self._held_data = None
-                self._pending = data
+                self._pending, self._before = data, text
                 self.held_changed.emit(True)
                 return
             pasted = str(data, "utf-8", "replace")
-            text = super().toPlainText()
             # Positions count UTF-16 units; slicing needs characters: only for BMP text.
             if units == len(text):
                 grown = pasted if whole else text[:start] + pasted + text[end:]
                 if is_big(grown):
                     self.setPlainText(grown)
+                    self._before = text
                     return
         super().insertFromMimeData(source)
 
@@ -142,16 +147,34 @@ class BodyEditor(CodeView):
         return self.document().characterCount() - 1
 
     def edit_anyway(self) -> None:
-        """Put the held text into the editor (slow for a big text: the user asked)."""
+        """Put the held text into the editor (slow for a big text: the user asked); after a
+        big paste, as one undoable step over the text before it."""
         text = self.held
         if text is None:
             return
+        before, self._before = self._before, None
         self._held = self._held_data = None
         self.blockSignals(True)  # the body is the same: no change to report
         try:
-            super().setPlainText(text)
+            if before is None:
+                super().setPlainText(text)
+            else:
+                super().setPlainText(before)
+                cursor = QTextCursor(self.document())
+                cursor.select(QTextCursor.SelectionType.Document)
+                cursor.insertText(text)
         finally:
             self.blockSignals(False)
+        self.held_changed.emit(False)
+
+    def undo(self) -> None:
+        """Undo; while a pasted big text is held: the text before the paste, in the editor."""
+        if not self.holding or self._before is None:
+            super().undo()
+            return
+        before, self._before = self._before, None
+        self._held = self._held_data = self._pending = None
+        super().setPlainText(before)
         self.held_changed.emit(False)
 
     def _hold(self, text: str | None, data: bytearray | None, units: int) -> None:
@@ -215,6 +238,7 @@ class BodyEditorStack(QStackedWidget):
         self._built.connect(self._show_built)
         self.edit_button.clicked.connect(self._edit_anyway)
         editor.held_changed.connect(self._on_held_changed)
+        self.view.undo_requested.connect(editor.undo)  # Ctrl+Z in the big view: the paste
 
     def _on_held_changed(self, held: bool) -> None:
         source = self.editor.held_source()

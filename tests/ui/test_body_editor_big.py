@@ -212,3 +212,31 @@ def test_a_small_paste_goes_into_the_editor_and_undo_takes_it_back(
     qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert editor.toPlainText() == template[:1] + " " + template[1:]
     assert tab.dirty
+
+
+@pytest.mark.parametrize("size", [1_500_000, 9_000_000])
+def test_undo_after_a_big_paste_brings_the_body_before_it_back(
+    qtbot: Any, window: MainWindow, size: int
+) -> None:
+    # Held (1.5 MB of long lines, 9 MB whole) or Edit anyway: Ctrl+Z still undoes the paste.
+    tab = window.new_a2a_tab()
+    before = tab.body_editor.toPlainText()
+    tab.mark_saved(tab.to_saved())
+    pasted = _compact_body(size)
+    for edit_first in (False, True):
+        QGuiApplication.clipboard().setText(pasted)
+        _paste(qtbot, tab.body_editor)
+        qtbot.waitUntil(lambda: tab.body_stack.ready, timeout=10_000)
+        assert tab.body_editor.toPlainText() == pasted and tab.dirty
+        if edit_first:
+            click(qtbot, tab, "editAnywayButton")
+            assert tab.body_stack.currentWidget() is tab.body_editor
+            tab.body_editor.setFocus()
+            qtbot.keyClick(tab.body_editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        else:
+            view = child(tab, BigTextView, "bodyBigView")
+            view.setFocus()
+            qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        assert tab.body_stack.currentWidget() is tab.body_editor
+        assert tab.body_editor.toPlainText() == before
+        assert not tab.dirty
