@@ -178,7 +178,8 @@ async def parse_body(body: bytes) -> tuple[Any, str, ItemInfo | None]:
     """:func:`parse_json_bytes`, and for a big body also what it says, classified in the
     same worker thread (None for a small one: classifying it on the loop is cheap)."""
     if len(body) > _THREADED_PARSE_BYTES and body.strip():
-        return await asyncio.to_thread(_parse_and_classify, body)
+        with heap.building():
+            return await asyncio.to_thread(_parse_and_classify, body)
     value, error = await parse_json_bytes(body)
     return value, error, None
 

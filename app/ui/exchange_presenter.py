@@ -146,7 +146,8 @@ class ExchangePresenter(QObject):
     async def _show_body(self, event: ResponseBody) -> None:
         view = self._view
         if len(event.body) > BIG_BODY_BYTES and event.is_json:
-            pretty, raw = await asyncio.to_thread(_big_buffers, event)
+            with heap.building():  # the value is taken apart in there: no sweep of it
+                pretty, raw = await asyncio.to_thread(_big_buffers, event)
             view.show_big_body(event, pretty, raw)
             return
         if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:

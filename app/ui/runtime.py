@@ -6,7 +6,8 @@
 - A thread switch interval of :data:`SWITCH_INTERVAL_S`: while a worker thread runs Python
   (a big body parsed and pretty-printed), the GUI thread waits up to this long for the GIL
   each time it asks for it, several times per frame; at the default 5 ms a 25 MiB body's
-  frames came 50–90 ms apart, at 1 ms 25–50 ms (bench/large_body.py).
+  frames came 40–90 ms apart, at 2 ms 25–35 ms (bench/large_body.py; 1 ms was no better
+  and slowed the workers).
 
 The benchmarks call :func:`configure` as the app does.
 """
@@ -20,7 +21,7 @@ from PySide6.QtCore import QCoreApplication
 from app import heap
 from app.ui.gui_gc import GuiThreadCollector
 
-SWITCH_INTERVAL_S = 0.001
+SWITCH_INTERVAL_S = 0.002
 
 
 def configure(app: QCoreApplication) -> None:
