@@ -60,8 +60,8 @@ _PREVIEW_MIN = 96
 _MEASURED_ROWS = 50
 MAX_SHOWN = 500
 """Artifacts listed at most; the rest of a huge result stays in the Pretty and Tree views."""
-ROWS_PER_TURN = 100
-"""Artifact rows added to the tree per turn of the event loop (~6 ms)."""
+ROWS_PER_TURN = 50
+"""Artifact rows added to the tree per turn of the event loop (~3 ms)."""
 
 
 class ArtifactsView(QWidget):

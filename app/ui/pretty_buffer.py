@@ -86,9 +86,22 @@ def build(data: bytes | bytearray, fold: int = FOLD_BYTES) -> PrettyBuffer:
         starts = array("q", (match.start() for match in piece.finditer(data)))
     if not starts:
         starts.append(0)
-    ends = itertools.chain(itertools.islice(starts, 1, None), (len(data),))
-    longest = max(map(operator.sub, ends, starts))
-    return PrettyBuffer(data, starts, longest, len(data) - _continuation_bytes(data))
+    return PrettyBuffer(
+        data, starts, _longest(starts, len(data)), len(data) - _continuation_bytes(data)
+    )
+
+
+_LINES_STEP = 1 << 15
+
+
+def _longest(starts: array[int], size: int) -> int:
+    """Bytes in the longest line, measured piece by piece: one ``max`` over the 200 000
+    lines of a 25 MiB text held the GIL ~13 ms (more on a busy machine)."""
+    best = size - starts[-1]
+    for i in range(0, len(starts) - 1, _LINES_STEP):
+        piece = starts[i : i + _LINES_STEP + 1]
+        best = max(best, max(map(operator.sub, piece[1:], piece)))
+    return best
 
 
 def _long_line_starts(data: bytes | bytearray, fold: int) -> array[int]:
