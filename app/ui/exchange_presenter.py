@@ -162,8 +162,7 @@ class ExchangePresenter(QObject):
 
 def _big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
     # In a worker thread: pure Python steps between C calls, so the GUI gets the GIL back.
-    heap.trim()  # the pieces the body arrived in, freed but kept by the allocator (~2 ms)
-    if isinstance(event, BigResponseBody):
+    if isinstance(event, BigResponseBody):  # trimmed before it was parsed (app/protocol/http.py)
         # Every listener has had the value (this runs after they all ran, before the next
         # event): it is let go here, taken apart as its text is written, so that value and
         # text are never whole together; views that want it parse the body again.
@@ -173,5 +172,6 @@ def _big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
             text = pretty_buffer.pretty_bytes(event.json)
         heap.trim()
     else:
+        heap.trim()  # the pieces the body arrived in, freed but kept by the allocator
         text = pretty_buffer.pretty_bytes(event.json)
     return pretty_buffer.build(text), pretty_buffer.build(event.body)
