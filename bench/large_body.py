@@ -66,11 +66,11 @@ def child_app(url: str) -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.gui_gc import GuiThreadCollector
+    from app.ui import runtime
     from app.ui.main_window import MainWindow
 
     app = QApplication([])
-    GuiThreadCollector(parent=app)  # as the app runs: no cyclic collection in worker threads
+    runtime.configure(app)  # as the app does at start (GUI-thread collection, allocator, GIL)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow()

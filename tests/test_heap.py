@@ -56,3 +56,30 @@ def test_without_glibc_trim_does_nothing(monkeypatch: pytest.MonkeyPatch, proble
     finally:
         monkeypatch.undo()
         importlib.reload(heap)
+
+
+def test_configure_twice_is_harmless() -> None:
+    heap.configure()
+    heap.configure()
+    assert len(b"".join([bytes(1 << 20)] * 8)) == 8 << 20
+
+
+def test_the_gui_collector_waits_while_a_big_value_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.ui import gui_gc
+
+    collected: list[int] = []
+    monkeypatch.setattr(gui_gc.gc, "collect", lambda generation: collected.append(generation) or 0)
+    monkeypatch.setattr(gui_gc.gc, "get_count", lambda: (10_000, 0, 0))
+    monkeypatch.setattr(gui_gc, "_postponed", 0)
+    with heap.building():
+        assert heap.is_building()
+        for _ in range(gui_gc.MAX_POSTPONED):
+            gui_gc.collect_due()
+        assert collected == []  # the young value is not walked
+        gui_gc.collect_due()  # ... but not for ever
+        assert collected == [0]
+    assert not heap.is_building()
+    gui_gc.collect_due()
+    assert collected == [0, 0]

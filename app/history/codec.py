@@ -183,7 +183,7 @@ def encode(event: ExchangeEvent, mask: Masker) -> Row:
                     "event_stream": event.event_stream}  # fmt: skip
             return "head", event.t, _dumps(meta), b""
         case ResponseBody():
-            meta = {"content_type": event.content_type, "json": event.json is not NOT_JSON,
+            meta = {"content_type": event.content_type, "json": event.is_json,
                     "json_error": mask.text(event.json_error),
                     "trailers": _pairs(mask.headers(event.trailers))}  # fmt: skip
             return "body", event.t, _dumps(meta), mask.data(event.body)

@@ -28,6 +28,15 @@ Headers = tuple[tuple[str, str], ...]
 """Header or gRPC metadata pairs in wire order; names as sent or received."""
 
 
+class _Released:
+    """Sentinel type: the value of a :class:`BigResponseBody` was let go."""
+
+    __slots__ = ()
+
+
+_RELEASED = _Released()
+
+
 class _Missing:
     """Sentinel type: a body that did not parse as JSON (``None`` is valid JSON)."""
 
@@ -171,6 +180,63 @@ class ResponseBody:
     """What the body says, classified once off the GUI thread for a big body (a Task with
     20 000 artifacts takes ~30 ms to classify); None: classify it
     (:func:`app.protocol.stream_items.classify_body`)."""
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the body parsed as JSON (without parsing a released big body again)."""
+        return self.json is not NOT_JSON
+
+
+KEEP_VALUE_BYTES = 1024 * 1024
+"""Bodies over this size come as :class:`BigResponseBody`: their parsed value can be let go."""
+
+
+class BigResponseBody(ResponseBody):
+    """A body over :data:`KEEP_VALUE_BYTES` whose parsed value can be let go.
+
+    The value of a 25 MiB body is ~45 MiB of Python objects; once what needs it has had it
+    (the exchange's judges, the classification in :attr:`info`, the views), the GUI lets it
+    go with :meth:`release`. ``json`` stays right afterwards: it parses :attr:`body` again
+    (no caching, so each read of a released body costs a parse; views parse once, off the
+    GUI thread). :attr:`is_json` answers without parsing.
+    """
+
+    __slots__ = ("_is_json", "_value")
+    _is_json: bool
+    _value: Any
+
+    # The generated __init__ of the frozen parent assigns ``json`` through this property.
+    @property
+    def json(self) -> Any:
+        value = self._value
+        if value is not _RELEASED:
+            return value
+        if not self._is_json:
+            return NOT_JSON
+        from app.protocol.jsonparse import parse_json  # it imports this module
+
+        return parse_json(self.body)[0]
+
+    @json.setter
+    def json(self, value: Any) -> None:
+        object.__setattr__(self, "_value", value)
+        object.__setattr__(self, "_is_json", value is not NOT_JSON)
+
+    @property
+    def is_json(self) -> bool:
+        return self._is_json
+
+    @property
+    def released(self) -> bool:
+        """True once :meth:`release` let the value go."""
+        return self._value is _RELEASED
+
+    def release(self) -> Any:
+        """Hand over the parsed value (NOT_JSON when there is none, or it was released
+        before) and keep none: the caller's reference may be the last one."""
+        value = self._value
+        object.__setattr__(self, "_value", _RELEASED)
+        return NOT_JSON if value is _RELEASED else value
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,14 @@ from typing import Any
 import re2
 
 from app.errors import WorkbenchError
-from app.protocol.events import NOT_JSON, ExchangeEnd, ExchangeEvent, ResponseBody, StreamItem
+from app.protocol.events import (
+    NOT_JSON,
+    BigResponseBody,
+    ExchangeEnd,
+    ExchangeEvent,
+    ResponseBody,
+    StreamItem,
+)
 from app.protocol.item_json import json_of_raw
 from app.protocol.stream_items import classify_body, classify_item, normalize_state
 from app.spec.json_paths import PathError, Selection, parse_path, select
@@ -118,6 +125,15 @@ class Observed:
     """The last task state reported, normalised (``completed``); "" when none."""
     duration_ms: float | None = None
     streaming: bool = False
+    big_body: BigResponseBody | None = None
+    """A big unary body that parsed, kept instead of its value (which the GUI lets go once
+    shown); :attr:`document` is NOT_JSON meanwhile and :meth:`resolved` parses it."""
+
+    def resolved(self) -> Observed:
+        """This, with a big body's value parsed into :attr:`document`."""
+        if self.big_body is None:
+            return self
+        return replace(self, document=self.big_body.json, big_body=None)
 
     @property
     def items(self) -> list[Any]:
@@ -127,8 +143,11 @@ class Observed:
     def feed(self, event: ExchangeEvent) -> None:
         """Take in one event of the exchange."""
         if isinstance(event, ResponseBody):
-            self.document = event.json
-            if event.json is not NOT_JSON:
+            if isinstance(event, BigResponseBody) and event.is_json:
+                self.document, self.big_body = NOT_JSON, event
+            else:
+                self.document, self.big_body = event.json, None
+            if event.is_json:
                 state = classify_body(event).state
                 if state is not None:
                     self.final_state = state.value
@@ -136,7 +155,7 @@ class Observed:
             self.streaming = True
             self.raw_items.append(None if event.json is NOT_JSON else event.raw)
             if event.json is not NOT_JSON:
-                self.document = event.json
+                self.document, self.big_body = event.json, None
             state = classify_item(event).state
             if state is not None:
                 self.final_state = state.value
@@ -175,6 +194,7 @@ def evaluate(
     ``substitute`` resolves ``{{variables}}`` in string values first (a task id captured
     by an earlier request); a value it cannot resolve fails its assertion with its message.
     """
+    observed = observed.resolved()
     results = []
     for assertion in assertions:
         value = assertion.value
@@ -345,7 +365,7 @@ def capture(
     pairs = captures.items() if isinstance(captures, Mapping) else captures
     values: dict[str, str] = {}
     problems: list[str] = []
-    documents = _Newest(observed)
+    documents = _Newest(observed.resolved())
     for name, path in pairs:
         try:
             selection = next(

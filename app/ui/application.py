@@ -167,12 +167,12 @@ def run_gui(argv: list[str]) -> int:
         demo.start()
     window.show()
     _paint(app, window)
-    # Cycles holding Qt objects must never be collected in a worker thread (a crash); the
-    # app owns the collector for its whole life. From here on: no thread but this one ran
-    # before the first paint, and the collector's QTimer is not part of that frame.
-    from app.ui.gui_gc import GuiThreadCollector
+    # The GUI thread's collector, the allocator, the switch interval. From here on: no
+    # thread but this one ran before the first paint, and the collector's QTimer is not part
+    # of that frame.
+    from app.ui import runtime
 
-    GuiThreadCollector(parent=app)
+    runtime.configure(app)
 
     import asyncio
 

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -60,6 +60,8 @@ _PREVIEW_MIN = 96
 _MEASURED_ROWS = 50
 MAX_SHOWN = 500
 """Artifacts listed at most; the rest of a huge result stays in the Pretty and Tree views."""
+ROWS_PER_TURN = 50
+"""Artifact rows added to the tree per turn of the event loop (~3 ms)."""
 
 
 class ArtifactsView(QWidget):
@@ -71,6 +73,7 @@ class ArtifactsView(QWidget):
         self._artifacts: list[ArtifactView] = []
         self._positions: dict[str, int] = {}  # artifactId → row
         self._left_out = 0  # artifacts past MAX_SHOWN
+        self._adding = False  # rows still to add wait for the next turn of the event loop
         self._saving = OwnedTask()
         self.model = QStandardItemModel(self)
         self.model.setHorizontalHeaderLabels(["Artifact / part", "Type", "Size"])
@@ -155,33 +158,58 @@ class ArtifactsView(QWidget):
 
     def add_value(self, value: Any, source: str = "result") -> int:
         """Add the artifacts found in ``value`` (a body or one stream item); returns how
-        many. The first part found is selected when nothing was before."""
+        many. The first part found is selected when nothing was before.
+
+        The first :data:`ROWS_PER_TURN` new rows are in the tree on return, the rest follow
+        as many per turn of the event loop (500 rows at once held the window ~30 ms)."""
         # Unread past the shown limit (+1: one may merge into a known one); counted as left out.
         found, unread = artifacts_up_to(value, source, MAX_SHOWN + 1)
         self._left_out += unread
         for artifact in found:
             self._add(artifact)
-        if found:
-            for column in range(self.model.columnCount()):
-                self.tree.resizeColumnToContents(column)
+        self._add_rows()
         if found and not self.tree.currentIndex().isValid():
             first = self.model.index(0, 0)
             self.tree.setCurrentIndex(self.model.index(0, 0, first))
         return len(found)
+
+    @property
+    def rows_pending(self) -> bool:
+        """True while artifacts found are still to be added to the tree."""
+        return self.model.rowCount() < len(self._artifacts)
 
     def _add(self, artifact: ArtifactView) -> None:
         known = artifact.artifact_id in self._positions if artifact.artifact_id else False
         if not known and len(self._artifacts) >= MAX_SHOWN:
             self._left_out += 1  # a result with thousands of artifacts: the tree stays small
             return
-        index, new = merge(self._artifacts, artifact, self._positions)
-        artifact = self._artifacts[index]
-        if new:
-            row = QStandardItem()
-            self.model.appendRow([row, QStandardItem(), QStandardItem()])
-        else:
+        index, _new = merge(self._artifacts, artifact, self._positions)
+        if index < self.model.rowCount():  # in the tree already: shown anew
             row = self.model.item(index, 0)
             row.removeRows(0, row.rowCount())
+            self._fill(index, row)
+        # A new one gets its row from _add_rows.
+
+    def _add_rows(self) -> None:
+        first = self.model.rowCount()
+        last = min(len(self._artifacts), first + ROWS_PER_TURN)
+        for index in range(first, last):
+            row = QStandardItem()
+            self.model.appendRow([row, QStandardItem(), QStandardItem()])
+            self._fill(index, row)
+        if first == 0 and last > 0:
+            for column in range(self.model.columnCount()):
+                self.tree.resizeColumnToContents(column)
+        if last < len(self._artifacts) and not self._adding:
+            self._adding = True
+            QTimer.singleShot(0, self._add_more_rows)
+
+    def _add_more_rows(self) -> None:
+        self._adding = False
+        self._add_rows()  # after clear() there is nothing left to add
+
+    def _fill(self, index: int, row: QStandardItem) -> None:
+        artifact = self._artifacts[index]
         self.model.item(index, 1).setText(artifact.source)
         row.setText(artifact.title() + (" (appended)" if artifact.append else ""))
         row.setToolTip(f"{artifact.artifact_id or 'no artifactId'} — from {artifact.source}")

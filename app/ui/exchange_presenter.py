@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject
 from app import heap
 from app.protocol.events import (
     NOT_JSON,
+    BigResponseBody,
     EventBatch,
     ExchangeEnd,
     ExchangeError,
@@ -144,8 +145,9 @@ class ExchangePresenter(QObject):
 
     async def _show_body(self, event: ResponseBody) -> None:
         view = self._view
-        if len(event.body) > BIG_BODY_BYTES and event.json is not NOT_JSON:
-            pretty, raw = await asyncio.to_thread(_big_buffers, event)
+        if len(event.body) > BIG_BODY_BYTES and event.is_json:
+            with heap.building():  # the value is taken apart in there: no sweep of it
+                pretty, raw = await asyncio.to_thread(_big_buffers, event)
             view.show_big_body(event, pretty, raw)
             return
         if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:
@@ -160,7 +162,16 @@ class ExchangePresenter(QObject):
 
 def _big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
     # In a worker thread: pure Python steps between C calls, so the GUI gets the GIL back.
-    heap.trim()  # the pieces the body arrived in, freed but kept by the allocator (~2 ms)
-    return pretty_buffer.build(pretty_buffer.pretty_bytes(event.json)), pretty_buffer.build(
-        event.body
-    )
+    if isinstance(event, BigResponseBody):  # trimmed before it was parsed (app/protocol/http.py)
+        # Every listener has had the value (this runs after they all ran, before the next
+        # event): it is let go here, taken apart as its text is written, so that value and
+        # text are never whole together; views that want it parse the body again.
+        try:
+            text = pretty_buffer.pretty_bytes_taking([event.release()])
+        except pretty_buffer.WRITE_ERRORS:  # beyond orjson, partly taken apart: again
+            text = pretty_buffer.pretty_bytes(event.json)
+        heap.trim()
+    else:
+        heap.trim()  # the pieces the body arrived in, freed but kept by the allocator
+        text = pretty_buffer.pretty_bytes(event.json)
+    return pretty_buffer.build(text), pretty_buffer.build(event.body)

@@ -11,8 +11,9 @@ the next timer event to the freed object (``QTimerInfoList::activateTimers`` →
 
 So automatic collection is switched off and the GUI thread collects instead, on a timer,
 generation by generation with the interpreter's own thresholds: the same collections,
-only never in a worker thread. Reference counting, which frees everything not in a cycle,
-is untouched.
+only never in a worker thread, and not while a worker builds or takes apart a big body's
+value (:func:`app.heap.building`): walking its young containers held the window ~30 ms.
+Reference counting, which frees everything not in a cycle, is untouched.
 """
 
 from __future__ import annotations
@@ -21,8 +22,15 @@ import gc
 
 from PySide6.QtCore import QObject, QTimer
 
+from app import heap
+
 INTERVAL_MS = 1000
 """How often the GUI thread looks whether a collection is due."""
+MAX_POSTPONED = 5
+"""Looks in a row that find a big body's value being built (:func:`app.heap.building`) and
+collect nothing; then the collection runs all the same."""
+
+_postponed = 0
 
 
 def collect_due() -> int:
@@ -31,6 +39,11 @@ def collect_due() -> int:
     What the automatic collector would have done by now; returns the objects collected.
     Call it on the GUI thread only.
     """
+    global _postponed
+    if heap.is_building() and _postponed < MAX_POSTPONED:
+        _postponed += 1  # a big body's young value, freed soon: not walked now
+        return 0
+    _postponed = 0
     counts = gc.get_count()
     for generation, threshold in reversed(list(enumerate(gc.get_threshold()))):
         # The interpreter's rule: the oldest generation whose count passed its threshold.

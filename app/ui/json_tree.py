@@ -6,14 +6,19 @@ objectNames: ``jsonTreePage`` (this widget), ``jsonTreeView`` (the ``QTreeView``
 
 Children are fetched lazily (:class:`app.ui.json_tree_model.JsonTreeModel`); *Expand all*
 opens at most :data:`EXPAND_ALL_LIMIT` rows so that a huge body cannot freeze the window.
+A big body's value is not kept once its pretty text is written: the page is given a way to
+parse it again (:meth:`JsonTreePage.set_source`) and does so in a worker thread when first
+shown, saying "parsing…" meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -28,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.json_tree_model import COL_KEY, COL_TYPE, COL_VALUE, JsonTreeModel, copy_text
+from app.ui.tasks import OwnedTask
 from app.ui.widgets import monospace_font
 
 EXPAND_ALL_LIMIT = 5_000
@@ -93,10 +99,15 @@ class JsonTreePage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(tools)
         layout.addWidget(self.view, 1)
+        self._source: Callable[[], Any] | None = None
+        self._parsing = OwnedTask()
         self._update_buttons()
 
     def set_value(self, value: Any) -> None:
         """Show ``value`` (parsed JSON), its top-level containers open (the first block)."""
+        if self._source is not None:
+            self._parsing.cancel()
+            self._source = None
         self.model.set_value(value)
         root = QModelIndex()
         self.model.fetchMore(root)
@@ -110,9 +121,47 @@ class JsonTreePage(QWidget):
 
     def clear(self) -> None:
         """Show nothing."""
+        self._parsing.cancel()
+        self._source = None
         self.model.clear()
         self.path_label.setText("")
         self._update_buttons()
+
+    def set_source(self, parse: Callable[[], Any]) -> None:
+        """Show the value ``parse`` returns, parsed in a worker thread when the page is
+        first shown ("parsing…" meanwhile): a big body's value is not kept until then."""
+        self.clear()
+        self._source = parse
+        self.path_label.setText("parsed when shown")
+        if self.isVisible():
+            self._start_parsing()
+
+    @property
+    def pending(self) -> bool:
+        """True while a value given by :meth:`set_source` is not shown yet."""
+        return self._source is not None
+
+    async def shutdown(self) -> None:
+        """Stop a parse in progress (the tab closes)."""
+        self._source = None
+        await self._parsing.shutdown()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._start_parsing()
+
+    def _start_parsing(self) -> None:
+        parse = self._source
+        if parse is None or self._parsing.running:
+            return
+        self.path_label.setText("parsing…")
+        self._parsing.start(self._parse(parse))
+
+    async def _parse(self, parse: Callable[[], Any]) -> None:
+        value = await asyncio.to_thread(parse)
+        if self._source is parse:
+            self._source = None
+            self.set_value(value)
 
     def expand_all(self) -> int:
         """Open rows breadth-first, at most :data:`EXPAND_ALL_LIMIT`; returns how many."""

@@ -136,7 +136,7 @@ class RequestController(QObject):
             batches = exchange.run_batches(request, http=self._http_client())
             async with aclosing(batches):
                 async for batch in batches:
-                    if any(type(event) is ResponseBody for event in batch):
+                    if any(isinstance(event, ResponseBody) for event in batch):
                         coalesced.flush()
                         # A listener may hold the events after a body (see hold()).
                         for event in batch:

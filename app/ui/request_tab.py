@@ -427,6 +427,7 @@ class RequestTab(RequestForm):
         await self.card_panel.shutdown()
         await self.auth_panel.oauth.shutdown()
         await self.artifacts_view.shutdown()
+        await self.response_view.tree_page.shutdown()
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""

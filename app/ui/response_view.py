@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.protocol.events import (
     NOT_JSON,
+    BigResponseBody,
     ErrorKind,
     ExchangeEnd,
     ExchangeError,
@@ -310,7 +311,11 @@ class ResponseView(QWidget):
         self.pretty_big.set_buffer(pretty)
         self.raw_big.set_buffer(raw, "")
         self._use_big(True)
-        if event.json is not NOT_JSON:
+        if isinstance(event, BigResponseBody) and event.released:
+            # The value was let go once the pretty text was written: the tree parses the
+            # body again when its tab is first shown.
+            self.tree_page.set_source(lambda: event.json)
+        elif event.is_json:
             self.tree_page.set_value(event.json)
         self.headers_view.model.add_trailers(event.trailers)
         self._show_errors()
@@ -405,7 +410,12 @@ class ResponseView(QWidget):
         if self._body is None:
             return
         body = self._body
-        text = pretty_json(body.json) if body.json is not NOT_JSON else _decoded(body.body)
+        if self.tabs.widget(0) is self.pretty_big and self.pretty_big.buffer is not None:
+            text = self.pretty_big.buffer.text()  # the same text, without parsing the body
+        elif body.is_json:
+            text = pretty_json(body.json)
+        else:
+            text = _decoded(body.body)
         QGuiApplication.clipboard().setText(text)
 
     def recorded_body(self) -> bytes | None:
@@ -447,7 +457,7 @@ class ResponseView(QWidget):
         """An error's banner text; an HTTP error with a non-JSON body (an HTML page) is
         one summary line, the page itself stays in Raw."""
         body = self._body
-        if body is None or body.json is not NOT_JSON or self._status_code is None:
+        if body is None or body.is_json or self._status_code is None:
             return error_text(error)
         if error.kind is ErrorKind.RPC and error.message.startswith(f"HTTP {self._status_code}"):
             self._summarised = True

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -12,10 +14,14 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 
+from app import heap
+from app.protocol.events import KEEP_VALUE_BYTES, BigResponseBody
+from app.spec.assertions import AssertionOp
+from app.ui.artifacts_view import MAX_SHOWN
 from app.ui.big_text_view import BigTextView
 from app.ui.formatting import pretty_json
 from app.ui.main_window import MainWindow
-from app.ui.pretty_buffer import build, pretty_bytes
+from app.ui.pretty_buffer import WRITE_ERRORS, build, pretty_bytes, pretty_bytes_taking
 from tests.helpers.bad_server import Canned, bad_server
 from tests.ui.test_response_tools import child, click, new_tab
 from tests.ui.test_responsiveness import MAX_STALL_S, StallMeter
@@ -151,3 +157,133 @@ def _rightmost_ink(image: QImage) -> int:
         x for x in range(image.width()) for y in range(image.height())
         if image.pixelColor(x, y).lightness() < 128
     )  # fmt: skip
+
+
+def _live_artifacts() -> int:
+    """Artifact objects of a parsed body still alive (dicts holding a list are tracked)."""
+    return sum(
+        1
+        for o in gc.get_objects()
+        if type(o) is dict and str(o.get("artifactId", "")).startswith("big-")
+    )
+
+
+def test_a_big_body_is_not_kept_parsed_and_its_tree_and_assertions_still_work(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    text = "lorem ipsum " * 8
+    # Written as text: the test holds no parsed artifact itself.
+    artifacts = ", ".join(
+        f'{{"artifactId": "big-{i}", "parts": [{{"text": "{text}"}}]}}' for i in range(20_000)
+    )
+    body = (
+        '{"jsonrpc": "2.0", "id": 1, "result": {"task": {"id": "t-big", "contextId": "c-big",'
+        ' "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [' + artifacts + "]}}}"
+    ).encode()
+    assert len(body) > 2 * KEEP_VALUE_BYTES
+    with bad_server(Canned(body=body)) as url:
+        tab = new_tab(window, url)
+        view = tab.response_view
+        panel = tab.assertions_panel
+        last = "/result/task/artifacts/19999/artifactId"
+        panel.model.add_row(last, AssertionOp.EQUALS, "big-19999")
+        panel.model.add_row("/result/task/status/state", AssertionOp.EQUALS, "TASK_STATE_COMPLETED")
+        panel.model.add_row("finalState", AssertionOp.EQUALS, "completed")
+        panel.captures_model.add_row("taskId", "/result/task/id")
+        captured: list[dict[str, str]] = []
+        tab.captured.connect(captured.append)
+        click(qtbot, tab, "sendButton")
+        wait_until(lambda: view.outcome is not None and not tab.busy, timeout=30)
+        wait_until(lambda: not tab.artifacts_view.rows_pending, timeout=10)
+
+        shown = view.recorded_body()
+        assert shown == body
+        event = view._body
+        assert isinstance(event, BigResponseBody) and event.released and event.is_json
+        gc.collect()
+        assert _live_artifacts() == 0, "the parsed value of the big body is still alive"
+        # What needed the value had it before it went: the pretty text, the id fields, the
+        # Artifacts tab (its first 500), assertions and captures (parsed again at the end).
+        assert view.pretty_char_count() == len(pretty_json(json.loads(body)))
+        assert tab.body_flow.context_id_edit.text() == "c-big"
+        assert len(tab.artifacts_view.artifacts) == MAX_SHOWN
+        assert tab.artifacts_view.model.rowCount() == MAX_SHOWN
+        assert [r.passed for r in panel.model.results()] == [True, True, True]
+        assert captured == [{"taskId": "t-big"}]
+        assert _live_artifacts() == 0
+
+        # The tree parses the body when first shown, off the GUI thread.
+        assert view.tree_page.pending
+        view.tabs.setCurrentWidget(view.tree_page)
+        wait_until(lambda: not view.tree_page.pending, timeout=30)
+        model = view.tree_page.model
+        rows = {model.index(r, 0).data(): r for r in range(model.rowCount())}
+        assert set(rows) == {"jsonrpc", "id", "result"}
+        result = model.index(rows["result"], 0)
+        task = model.index(0, 0, result)
+        assert task.data() == "task"
+        model.fetch_all(task)
+        keys = {model.index(r, 0, task).data(): r for r in range(model.rowCount(task))}
+        artifacts_row = model.index(keys["artifacts"], 1, task)
+        assert artifacts_row.data() == "[20000 items]"
+        assert model.path_at(model.index(keys["artifacts"], 0, task)) == "$.result.task.artifacts"
+
+
+class _Items(list[Any]):
+    """A list a test can watch through a weak reference (which holds nothing)."""
+
+
+def test_pretty_bytes_taking_takes_apart_only_what_no_one_else_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def sample() -> dict[str, Any]:
+        items = _Items({"id": i, "parts": [{"text": "é" * (i % 7)}]} for i in range(300))
+        table = {f"k{i}": [i] for i in range(100)}
+        return {"jsonrpc": "2.0", "result": {"items": items, "table": table, "few": [1, 2]}}
+
+    expected = pretty_json(sample())
+    # Owned: the items are freed group by group while the text is written.
+    value = sample()
+    watched = weakref.ref(value["result"]["items"])
+    left: list[int] = []
+    monkeypatch.setattr(heap, "trim", lambda: left.append(len(watched() or ())))
+    box = [value]
+    del value
+    assert bytes(pretty_bytes_taking(box)).decode() == expected
+    assert left and left[0] < 300 and left == sorted(left, reverse=True)
+    assert watched() is None
+
+    # Held elsewhere (a view still showing it): that part stays whole, the rest goes.
+    value = sample()
+    held, row = value["result"]["items"], value["result"]["table"]["k3"]
+    box = [value]
+    del value
+    assert bytes(pretty_bytes_taking(box)).decode() == expected
+    assert len(held) == 300 and held[299]["parts"][0]["text"] == "é" * 5 and row == [3]
+
+    # The whole value held twice: nothing is taken apart.
+    value = sample()
+    assert bytes(pretty_bytes_taking([value])).decode() == expected
+    assert value == sample()
+
+    box = [sample()]
+    box[0]["result"]["items"].append(2**70)  # beyond orjson
+    with pytest.raises(WRITE_ERRORS):
+        pretty_bytes_taking(box)
+
+
+def test_a_big_body_beyond_orjson_is_shown_whole(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    items = [{"n": i, "text": "lorem ipsum " * 8} for i in range(20_000)]
+    value = {"jsonrpc": "2.0", "id": 1, "result": {"items": items, "big": 2**70}}
+    body = json.dumps(value).encode()
+    assert len(body) > KEEP_VALUE_BYTES
+    with bad_server(Canned(body=body)) as url:
+        tab = new_tab(window, url)
+        view = tab.response_view
+        click(qtbot, tab, "sendButton")
+        wait_until(lambda: view.outcome is not None and not tab.busy, timeout=30)
+        assert view.pretty_char_count() == len(pretty_json(value))
+        assert view.pretty_big.buffer is not None
+        assert bytes(view.pretty_big.buffer.data).decode() == pretty_json(value)

@@ -45,6 +45,7 @@ from app.protocol.events import (
 )
 from app.protocol.http import (
     HttpCall,
+    body_event,
     content_type,
     describe_transport_error,
     head_of,
@@ -282,8 +283,7 @@ async def _plain_body(
             clock.now(), body[:max_bytes], content_type(response), NOT_JSON, "cut off"
         )
         return
-    value, error, info = await parse_body(body)
-    yield ResponseBody(clock.now(), body, content_type(response), value, error, info=info)
+    yield body_event(clock.now(), body, content_type(response), *await parse_body(body))
 
 
 def _judge_item(item: StreamItem, judge: Judge, clock: Clock) -> ExchangeError | None:
