@@ -52,11 +52,11 @@ def child() -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.gui_gc import GuiThreadCollector
+    from app.ui import runtime
     from app.ui.main_window import MainWindow
 
     app = QApplication([])
-    GuiThreadCollector(parent=app)
+    runtime.configure(app)  # as the app does at start (GUI-thread collection, allocator, GIL)
     window = MainWindow()
     window.resize(1200, 800)
     window.show()

@@ -372,9 +372,13 @@ def main() -> int:
         import qasync
         from PySide6.QtWidgets import QApplication
 
+        from app.ui import runtime
         from app.ui.main_window import MainWindow
 
         app = QApplication.instance() or QApplication(sys.argv)
+        # As the app does at start (GUI-thread collection, allocator, GIL); the raw loops
+        # run in this process too, so both sides have it.
+        runtime.configure(app)
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
         window = MainWindow()

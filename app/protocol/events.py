@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from app.protocol.findings import Finding
+from app.protocol.notjson import NOT_JSON as NOT_JSON  # re-exported: its usual home
 from app.protocol.secrets import mask_headers, mask_url_query, redact, redact_bytes
 from app.protocol.types import ProtocolVersion
 
@@ -35,21 +36,6 @@ class _Released:
 
 
 _RELEASED = _Released()
-
-
-class _Missing:
-    """Sentinel type: a body that did not parse as JSON (``None`` is valid JSON)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "NOT_JSON"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-NOT_JSON: Any = _Missing()
 
 
 class ErrorKind(StrEnum):
@@ -213,7 +199,7 @@ class BigResponseBody(ResponseBody):
             return value
         if not self._is_json:
             return NOT_JSON
-        from app.protocol.jsonparse import parse_json  # it imports this module
+        from app.protocol.jsonparse import parse_json  # not needed to start the window
 
         return parse_json(self.body)[0]
 

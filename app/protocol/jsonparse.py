@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from app.protocol import jsonsteps
-from app.protocol.events import NOT_JSON
+from app.protocol.notjson import NOT_JSON
 
 MAX_DEPTH = 200
 """Deepest nesting of arrays and objects accepted (the top-level container is depth 1)."""
