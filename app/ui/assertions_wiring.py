@@ -9,8 +9,10 @@ page's tab title counts the failures) and the captured values go out through
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
+from app import heap
 from app.protocol.events import EventBatch, ExchangeEnd
 from app.spec.assertions import Observed, capture, evaluate
 
@@ -41,7 +43,18 @@ def install_assertions(tab: RequestTab) -> None:
         for event in events:
             current.feed(event)
         if isinstance(events[-1], ExchangeEnd):
-            finish(current)
+            if current.big_body is not None and (panel.assertions() or panel.captures()):
+                # A big body's value is not kept (BigResponseBody): parsed again here, in a
+                # worker (25 MiB held the GUI thread ~100-200 ms); the exchange's end
+                # waits for it (RequestController.hold).
+                tab.controller.hold(finish_big(current))
+            else:
+                finish(current)
+
+    async def finish_big(current: Observed) -> None:
+        with heap.building():
+            resolved = await asyncio.to_thread(current.resolved)
+        finish(resolved)
 
     def finish(current: Observed) -> None:
         variables = tab.variables

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import random
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +17,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from app import heap
 from app.protocol.events import KEEP_VALUE_BYTES, BigResponseBody
-from app.spec.assertions import AssertionOp
+from app.spec.assertions import AssertionOp, Observed
 from app.ui.artifacts_view import MAX_SHOWN
 from app.ui.big_text_view import BigTextView
 from app.ui.formatting import pretty_json
@@ -169,8 +170,20 @@ def _live_artifacts() -> int:
 
 
 def test_a_big_body_is_not_kept_parsed_and_its_tree_and_assertions_still_work(
-    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+    qtbot: Any,
+    window: MainWindow,
+    wait_until: Callable[..., None],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    parsed_on: list[str] = []  # the threads the big body is parsed again on for assertions
+    resolved = Observed.resolved
+
+    def resolve(self: Observed) -> Observed:
+        if self.big_body is not None:  # otherwise there is nothing to parse
+            parsed_on.append(threading.current_thread().name)
+        return resolved(self)
+
+    monkeypatch.setattr(Observed, "resolved", resolve)
     text = "lorem ipsum " * 8
     # Written as text: the test holds no parsed artifact itself.
     artifacts = ", ".join(
@@ -210,6 +223,7 @@ def test_a_big_body_is_not_kept_parsed_and_its_tree_and_assertions_still_work(
         assert tab.artifacts_view.model.rowCount() == MAX_SHOWN
         assert [r.passed for r in panel.model.results()] == [True, True, True]
         assert captured == [{"taskId": "t-big"}]
+        assert parsed_on and threading.main_thread().name not in parsed_on
         assert _live_artifacts() == 0
 
         # The tree parses the body when first shown, off the GUI thread.
