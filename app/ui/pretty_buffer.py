@@ -176,13 +176,15 @@ def pretty_bytes(value: Any) -> bytearray:
     out = bytearray()
     try:
         _write(value, b"", 0, out, False)
-    except WRITE_ERRORS:  # integers beyond 64 bits
-        out = bytearray(json.dumps(value, indent=2, ensure_ascii=False).encode())
+    except WRITE_ERRORS:  # integers beyond 64 bits, lone surrogates ("\\ud800")
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+        # A lone surrogate has no UTF-8: written as the escape it was read from.
+        out = bytearray(text.encode("utf-8", "backslashreplace"))
     return out
 
 
 WRITE_ERRORS = (orjson.JSONEncodeError, TypeError)
-"""What orjson raises on a value it cannot write (integers beyond 64 bits)."""
+"""What orjson raises on a value it cannot write (integers beyond 64 bits, lone surrogates)."""
 
 
 def pretty_bytes_taking(box: list[Any]) -> bytearray:

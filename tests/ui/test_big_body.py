@@ -301,3 +301,22 @@ def test_a_big_body_beyond_orjson_is_shown_whole(
         assert view.pretty_char_count() == len(pretty_json(value))
         assert view.pretty_big.buffer is not None
         assert bytes(view.pretty_big.buffer.data).decode() == pretty_json(value)
+
+
+def test_a_big_body_with_a_lone_surrogate_escape_is_shown(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    # "\ud800" is JSON's grammar but no UTF-8 text: the pretty text keeps it as the escape
+    # (it raised in the worker and the exchange ended with nothing shown and no outcome).
+    items = [{"n": i, "text": "lorem ipsum " * 8} for i in range(20_000)]
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"s": "\ud800", "items": items}})
+    assert len(body) > KEEP_VALUE_BYTES
+    with bad_server(Canned(body=body.encode())) as url:
+        tab = new_tab(window, url)
+        view = tab.response_view
+        click(qtbot, tab, "sendButton")
+        wait_until(lambda: view.outcome is not None and not tab.busy, timeout=30)
+        assert view.pretty_big.buffer is not None
+        text = bytes(view.pretty_big.buffer.data).decode()
+        assert '"s": "\\ud800"' in text
+        assert json.loads(text) == json.loads(body)
