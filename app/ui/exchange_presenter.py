@@ -7,6 +7,7 @@ A streaming exchange fills the timeline as well as the response view; the side e
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
@@ -33,6 +34,8 @@ from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.request_controller import RequestController
 from app.ui.response_view import ResponseView
 from app.ui.timeline_panel import TimelinePanel
+
+log = logging.getLogger(__name__)
 
 # Formatting more than this on the GUI thread would freeze repainting.
 _THREADED_FORMAT_BYTES = 256 * 1024
@@ -146,8 +149,17 @@ class ExchangePresenter(QObject):
     async def _show_body(self, event: ResponseBody) -> None:
         view = self._view
         if len(event.body) > BIG_BODY_BYTES and event.is_json:
-            with heap.building():  # the value is taken apart in there: no sweep of it
-                pretty, raw = await asyncio.to_thread(_big_buffers, event)
+            try:
+                with heap.building():  # the value is taken apart in there: no sweep of it
+                    pretty, raw = await asyncio.to_thread(_big_buffers, event)
+            except Exception as exc:  # any failure: the body shown as received, and why
+                # A body the pretty writer cannot handle must not take the exchange with
+                # it (its end, its errors): the body shows as received, and why.
+                log.exception("formatting a big body")
+                raw = await asyncio.to_thread(pretty_buffer.build, event.body)
+                view.show_big_body(event, raw, raw)
+                view.add_note(f"Pretty shows the body as received: formatting failed ({exc!r})")
+                return
             view.show_big_body(event, pretty, raw)
             return
         if len(event.body) <= _THREADED_FORMAT_BYTES or event.json is NOT_JSON:

@@ -356,7 +356,11 @@ class ResponseView(QWidget):
     def show_finding(self, event: ExchangeFinding) -> None:
         """Add a finding (a deviation the client understood) to the amber banner."""
         where = f"#{event.seq} " if event.seq is not None else ""
-        self._findings.append(f"⚠ {where}{event.finding}")
+        self.add_note(f"{where}{event.finding}")
+
+    def add_note(self, text: str) -> None:
+        """Add ``text`` to the amber banner (a finding, or what the views could not do)."""
+        self._findings.append(f"⚠ {text}")
         self.findings_label.setText("\n".join(self._findings[-20:]))
         self.findings_label.show()
 

@@ -320,3 +320,32 @@ def test_a_big_body_with_a_lone_surrogate_escape_is_shown(
         text = bytes(view.pretty_big.buffer.data).decode()
         assert '"s": "\\ud800"' in text
         assert json.loads(text) == json.loads(body)
+
+
+def test_a_big_body_the_pretty_writer_fails_on_still_shows_and_the_exchange_ends(
+    qtbot: Any,
+    window: MainWindow,
+    wait_until: Callable[..., None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Any failure formatting a big body (a writer bug, a value it cannot handle) showed
+    # nothing and ended the exchange without an outcome; now the body shows as received.
+    from app.ui import exchange_presenter
+
+    def broken(event: object) -> object:
+        raise RuntimeError("writer broke")
+
+    monkeypatch.setattr(exchange_presenter, "_big_buffers", broken)
+    items = [{"n": i, "text": "lorem ipsum " * 8} for i in range(20_000)]
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"items": items}}).encode()
+    with bad_server(Canned(body=body)) as url:
+        tab = new_tab(window, url)
+        view = tab.response_view
+        click(qtbot, tab, "sendButton")
+        wait_until(lambda: view.outcome is not None and not tab.busy, timeout=30)
+        assert view.pretty_big.buffer is not None
+        assert bytes(view.pretty_big.buffer.data) == body
+        assert view.recorded_body() == body
+        note = view.findings_label.text()
+        assert "formatting failed" in note and "writer broke" in note
+        assert view.findings_label.isVisible()
