@@ -41,7 +41,7 @@ from app.session import state_from_dict
 from app.ui.fixture_dialog import ExportFixtureDialog
 from app.ui.history_fixture import ask_and_export
 from app.ui.history_model import COL_ENDPOINT, HistoryModel
-from app.ui.history_viewer import CompareDialog, HistoryViewer, compare_text
+from app.ui.history_viewer import CompareDialog, HistoryViewer, big_bodies, compare_text
 from app.ui.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -258,8 +258,9 @@ class HistoryPanel(QWidget):
 
         async def load() -> None:
             events = await asyncio.to_thread(store.events, entry.id)
+            big = await asyncio.to_thread(big_bodies, events)
             self.viewer.show()
-            self.viewer.show_exchange(entry, events)
+            self.viewer.show_exchange(entry, events, big)
 
         self._loading.start(load())
 
@@ -278,8 +279,9 @@ class HistoryPanel(QWidget):
                 self._host.messages.show(f"History has no entry #{entry_id}", 8000)
                 return
             events = await asyncio.to_thread(store.events, entry_id)
+            big = await asyncio.to_thread(big_bodies, events)
             self.viewer.show()
-            self.viewer.show_exchange(entry, events)
+            self.viewer.show_exchange(entry, events, big)
 
         self._loading.start(load())
 

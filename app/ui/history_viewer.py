@@ -26,7 +26,10 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.types import ProtocolVersion
+from app.ui import pretty_buffer
+from app.ui.exchange_presenter import BIG_BODY_BYTES
 from app.ui.formatting import body_pretty, pretty_json
+from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.response_view import ResponseView
 from app.ui.timeline_panel import TimelinePanel
 from app.ui.widgets import CodeView
@@ -47,11 +50,33 @@ class HistoryViewer(QTabWidget):
         self.response_view.timeline_requested.connect(self.timeline.reveal)
         self.entry_id: int | None = None
 
-    def show_exchange(self, entry: HistoryEntry, events: Sequence[ExchangeEvent]) -> None:
-        """Show ``entry`` (its events as stored), replacing what was shown."""
+    def show_exchange(
+        self, entry: HistoryEntry, events: Sequence[ExchangeEvent], big: BigBodies | None = None
+    ) -> None:
+        """Show ``entry`` (its events as stored), replacing what was shown; ``big``: its
+        big bodies' views, built off the GUI thread (:func:`big_bodies`)."""
         self.entry_id = entry.id
-        streaming = replay(self.response_view, self.timeline, entry, events)
+        streaming = replay(self.response_view, self.timeline, entry, events, big)
         self.setCurrentWidget(self.timeline if streaming else self.response_view)
+
+
+BigBodies = dict[int, tuple[PrettyBuffer, PrettyBuffer]]
+"""The big views' pretty and raw buffers of an exchange's big JSON bodies, by ``id`` of the
+body event."""
+
+
+def big_bodies(events: Sequence[ExchangeEvent]) -> BigBodies:
+    """In a worker thread: the pretty and raw buffers of each JSON body over
+    :data:`BIG_BODY_BYTES`, shown in the big views as a live exchange's are (the text
+    document of a 25 MiB body held the window for seconds)."""
+    return {
+        id(event): (
+            pretty_buffer.build(pretty_buffer.pretty_bytes(event.json)),
+            pretty_buffer.build(event.body),
+        )
+        for event in events
+        if isinstance(event, ResponseBody) and len(event.body) > BIG_BODY_BYTES and event.is_json
+    }
 
 
 def replay(
@@ -59,8 +84,10 @@ def replay(
     timeline: TimelinePanel,
     entry: HistoryEntry,
     events: Sequence[ExchangeEvent],
+    big: BigBodies | None = None,
 ) -> bool:
-    """Show ``events`` in ``view`` and, for a stream, ``timeline``; True for a stream."""
+    """Show ``events`` in ``view`` and, for a stream, ``timeline``; True for a stream.
+    ``big``: buffers of the big bodies (:func:`big_bodies`), shown in the big views."""
     view.clear()
     sent = next((e for e in events if isinstance(e, RequestSent)), None)
     streaming = (sent is not None and sent.streaming) or any(
@@ -86,7 +113,11 @@ def replay(
         elif isinstance(event, ResponseBody):
             if streaming:
                 timeline.add_body(event, "response body instead of a stream")
-            view.show_body(event, body_pretty(event.json, event.body))
+            buffers = (big or {}).get(id(event))
+            if buffers is not None:
+                view.show_big_body(event, *buffers)
+            else:
+                view.show_body(event, body_pretty(event.json, event.body))
         elif isinstance(event, ExchangeError):
             view.show_error(event)
             if streaming and last_row is not None:

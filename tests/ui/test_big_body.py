@@ -349,3 +349,30 @@ def test_a_big_body_the_pretty_writer_fails_on_still_shows_and_the_exchange_ends
         note = view.findings_label.text()
         assert "formatting failed" in note and "writer broke" in note
         assert view.findings_label.isVisible()
+
+
+def test_a_big_body_reopened_from_history_shows_in_the_big_views(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None]
+) -> None:
+    # Its pretty text and buffers are built off the GUI thread, as for a live exchange (the
+    # plain text view laid out a 25 MiB body on the GUI thread for seconds).
+    from tests.ui.test_history_dock import click as dock_click
+    from tests.ui.test_history_dock import open_dock, select_rows, wait_rows
+
+    panel = open_dock(window)
+    wait_until(lambda: panel.model.store is not None)
+    items = [{"n": i, "text": "lorem ipsum " * 8} for i in range(20_000)]
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"items": items}}).encode()
+    with bad_server(Canned(body=body)) as url:
+        tab = new_tab(window, url)
+        click(qtbot, tab, "sendButton")
+        wait_until(lambda: tab.response_view.outcome is not None and not tab.busy, timeout=30)
+    rows = wait_rows(wait_until, panel, 1)
+    select_rows(qtbot, rows, 0)
+    dock_click(qtbot, panel, "historyOpenButton")
+    shown = panel.viewer.response_view
+    wait_until(lambda: shown.outcome is not None, timeout=30)
+    assert shown.pretty_big.buffer is not None
+    assert bytes(shown.pretty_big.buffer.data) == pretty_bytes(json.loads(body))
+    assert shown.raw_big.buffer is not None and bytes(shown.raw_big.buffer.data) == body
+    assert shown.pretty_view.toPlainText() == ""
