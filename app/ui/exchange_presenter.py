@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject
 
 from app import heap
 from app.protocol.events import (
+    KEEP_VALUE_BYTES,
     NOT_JSON,
     BigResponseBody,
     EventBatch,
@@ -39,9 +40,11 @@ log = logging.getLogger(__name__)
 
 # Formatting more than this on the GUI thread would freeze repainting.
 _THREADED_FORMAT_BYTES = 256 * 1024
-BIG_BODY_BYTES = 1024 * 1024
+BIG_BODY_BYTES = KEEP_VALUE_BYTES
 """JSON bodies over this size go to the big views (app/ui/big_text_view.py): a text
-document of them costs seconds of layout and several times the body in memory."""
+document of them costs seconds of layout and several times the body in memory. The size
+at which a body's value can be let go, too (:class:`BigResponseBody`): the big views are
+what lets it go."""
 
 
 class ExchangePresenter(QObject):
@@ -151,7 +154,7 @@ class ExchangePresenter(QObject):
         if len(event.body) > BIG_BODY_BYTES and event.is_json:
             try:
                 with heap.building():  # the value is taken apart in there: no sweep of it
-                    pretty, raw = await asyncio.to_thread(_big_buffers, event)
+                    pretty, raw = await asyncio.to_thread(big_buffers, event)
             except Exception as exc:  # any failure: the body shown as received, and why
                 # A body the pretty writer cannot handle must not take the exchange with
                 # it (its end, its errors): the body shows as received, and why.
@@ -172,8 +175,10 @@ class ExchangePresenter(QObject):
         await fill_view(view.pretty_view, pretty_pieces(event.json))
 
 
-def _big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
-    # In a worker thread: pure Python steps between C calls, so the GUI gets the GIL back.
+def big_buffers(event: ResponseBody) -> tuple[PrettyBuffer, PrettyBuffer]:
+    """A big JSON body's pretty and raw buffers for the big views (a live exchange's, one
+    reopened from History). In a worker thread: pure Python steps between C calls, so the
+    GUI gets the GIL back."""
     if isinstance(event, BigResponseBody):  # trimmed before it was parsed (app/protocol/http.py)
         # Every listener has had the value (this runs after they all ran, before the next
         # event): it is let go here, taken apart as its text is written, so that value and

@@ -26,8 +26,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.types import ProtocolVersion
-from app.ui import pretty_buffer
-from app.ui.exchange_presenter import BIG_BODY_BYTES
+from app.ui.exchange_presenter import BIG_BODY_BYTES, big_buffers
 from app.ui.formatting import body_pretty, pretty_json
 from app.ui.pretty_buffer import PrettyBuffer
 from app.ui.response_view import ResponseView
@@ -70,10 +69,7 @@ def big_bodies(events: Sequence[ExchangeEvent]) -> BigBodies:
     :data:`BIG_BODY_BYTES`, shown in the big views as a live exchange's are (the text
     document of a 25 MiB body held the window for seconds)."""
     return {
-        id(event): (
-            pretty_buffer.build(pretty_buffer.pretty_bytes(event.json)),
-            pretty_buffer.build(event.body),
-        )
+        id(event): big_buffers(event)
         for event in events
         if isinstance(event, ResponseBody) and len(event.body) > BIG_BODY_BYTES and event.is_json
     }

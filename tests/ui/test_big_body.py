@@ -335,7 +335,7 @@ def test_a_big_body_the_pretty_writer_fails_on_still_shows_and_the_exchange_ends
     def broken(event: object) -> object:
         raise RuntimeError("writer broke")
 
-    monkeypatch.setattr(exchange_presenter, "_big_buffers", broken)
+    monkeypatch.setattr(exchange_presenter, "big_buffers", broken)
     items = [{"n": i, "text": "lorem ipsum " * 8} for i in range(20_000)]
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"items": items}}).encode()
     with bad_server(Canned(body=body)) as url:
