@@ -1,4 +1,6 @@
-"""The native gRPC binding, protocol 1.0 and 0.3, with ``grpc.aio`` (docs/PROTOCOL.md §4, §10).
+"""The native gRPC binding, protocol 1.0 and 0.3 (docs/PROTOCOL.md §4, §10): unary calls with
+``grpc.aio``, server streams with the blocking API in a thread of their own
+(grpc_reader.py: a wake-up of the loop per batch, not per message).
 
 No stubs are generated: the call is built from the official descriptors shipped in
 ``a2a-sdk`` (``lf.a2a.v1.A2AService`` and the 0.3 ``a2a.v1.A2AService``) through the
@@ -8,7 +10,7 @@ field is a usage error that names it, not silently dropped as the SDK servers do
 Targets: ``host:port`` (the form Agent Cards use) and ``http://host:port`` are plaintext
 HTTP/2; ``https://host:port`` is TLS with the system trust store.
 
-A channel is opened per exchange inside the running loop (a channel made on
+A channel is opened per exchange (an aio one inside the running loop: a channel made on
 another loop fails) and closed when the exchange ends or is cancelled; a debugger sends
 one request at a time per tab, so the handshake cost does not matter and nothing leaks.
 
@@ -23,12 +25,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import AsyncGenerator
+import itertools
+from collections.abc import AsyncGenerator, Iterator
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import grpc.aio
+import grpc.experimental
 import httpx
 import orjson
 from google.protobuf import json_format, message_factory
@@ -55,6 +60,7 @@ from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.results import check_result
 from app.protocol.stream_items import classify_frame
 from app.protocol.tls import grpc_credentials
+from app.protocol.transports.grpc_reader import ThreadedReader
 from app.protocol.transports.jsonrpc import merge_headers
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding, ProtocolVersion
@@ -73,6 +79,9 @@ _KEY_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz_-.")
 # The receive limit the library enforces itself: like an HTTP body over the cap, a protocol
 # failure of this exchange, not an error the agent answered with.
 _LIMIT_DETAILS = "larger than max"
+
+
+_NO_MESSAGE = object()
 
 
 class _Undecodable:
@@ -138,7 +147,7 @@ def parse_target(endpoint: str, *, tls_default: bool = False) -> Target:
 
 
 def open_channel(target: Target, request: A2ARequest) -> grpc.aio.Channel:
-    """A channel to ``target`` with the request's TLS credentials and proxy.
+    """A ``grpc.aio`` channel to ``target`` with the request's TLS credentials and proxy.
 
     The proxy is always set explicitly (``grpc.http_proxy``, or ``grpc.enable_http_proxy``
     0 for none): gRPC's core would otherwise read ``grpc_proxy`` / ``https_proxy`` itself.
@@ -146,18 +155,35 @@ def open_channel(target: Target, request: A2ARequest) -> grpc.aio.Channel:
     Raises:
         UsageError: unusable certificate files, or verification off (gRPC cannot skip it).
     """
+    options = _channel_options(target, request)
+    if not target.tls:
+        return grpc.aio.insecure_channel(target.address, options)
+    return grpc.aio.secure_channel(target.address, grpc_credentials(request.network.tls), options)
+
+
+def open_blocking_channel(target: Target, request: A2ARequest) -> grpc.Channel:
+    """:func:`open_channel` with the blocking API (server streams are read in a thread).
+
+    Its server streams are read on the reading thread alone: without the library's
+    channel spin thread, a second Python thread that would take the GIL per message.
+    """
+    options = _channel_options(target, request)
+    options.append((grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1))
+    if not target.tls:
+        return grpc.insecure_channel(target.address, options)
+    return grpc.secure_channel(target.address, grpc_credentials(request.network.tls), options)
+
+
+def _channel_options(target: Target, request: A2ARequest) -> list[tuple[str, Any]]:
     options: list[tuple[str, Any]] = [
         ("grpc.max_receive_message_length", request.max_response_bytes),
         ("grpc.enable_retries", 0),  # a debugger shows each attempt, it does not retry
     ]
     proxy = request.network.proxy.proxy_for(target.origin)
     options.append(("grpc.http_proxy", proxy) if proxy else ("grpc.enable_http_proxy", 0))
-    tls = request.network.tls
-    if not target.tls:
-        return grpc.aio.insecure_channel(target.address, options)
-    if tls.server_name:
-        options.append(("grpc.ssl_target_name_override", tls.server_name))
-    return grpc.aio.secure_channel(target.address, grpc_credentials(tls), options)
+    if target.tls and request.network.tls.server_name:
+        options.append(("grpc.ssl_target_name_override", request.network.tls.server_name))
+    return options
 
 
 def build_message(spec: MethodSpec, body: str, tenant: str = "") -> Message:
@@ -244,7 +270,7 @@ async def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[EventBatch, None]:
     """Send one gRPC call; yield its events (without the final ExchangeEnd) in batches
-    (one per message read: the library hands them over one at a time).
+    (a server stream's messages as they arrived together, read in a thread).
 
     ``client`` is unused (the signature is every transport's). Unary calls get
     ``request.timeout`` as deadline; streaming calls have none (a subscription may wait
@@ -265,56 +291,116 @@ async def exchange(
     path = f"/{grpc_service(spec.version).full_name}/{method.name}"
     response_class = message_factory.GetMessageClass(method.output_type)
     sent_bytes, _ = to_json(message)
-    channel = open_channel(target, request)
-    async with channel:
-        kwargs: dict[str, Any] = {
-            "request_serializer": type(message).SerializeToString,
-            "response_deserializer": _deserializer(response_class),
-        }
+    kwargs: dict[str, Any] = {
+        "request_serializer": type(message).SerializeToString,
+        "response_deserializer": _deserializer(response_class),
+    }
+    shown = tuple(
+        (k, v if isinstance(v, str) else base64.b64encode(v).decode()) for k, v in metadata
+    )
+    sent = RequestSent(
+        clock.now(),
+        "gRPC",
+        target.origin + path,
+        shown,
+        sent_bytes,
+        request.method,
+        descriptors=grpc_descriptors(spec.version),
+    )
+    if method.server_streaming:
+        events = _streaming_call(target, request, path, kwargs, message, metadata, sent, clock)
+    else:
+        events = _unary_call(spec, target, request, path, kwargs, message, metadata, sent, clock)
+    async with aclosing(events):
+        async for batch in events:
+            yield batch
+
+
+async def _unary_call(
+    spec: MethodSpec,
+    target: Target,
+    request: A2ARequest,
+    path: str,
+    kwargs: dict[str, Any],
+    message: Message,
+    metadata: tuple[tuple[str, str | bytes], ...],
+    sent: RequestSent,
+    clock: Clock,
+) -> AsyncGenerator[EventBatch, None]:
+    async with open_channel(target, request) as channel:
         try:
-            if method.server_streaming:
-                call: Any = channel.unary_stream(path, **kwargs)(message, metadata=metadata)
-            else:
-                call = channel.unary_unary(path, **kwargs)(
-                    message, metadata=metadata, timeout=request.timeout
-                )
+            call: Any = channel.unary_unary(path, **kwargs)(
+                message, metadata=metadata, timeout=request.timeout
+            )
         except (ValueError, TypeError) as exc:
             # grpc checks metadata keys and values when the call starts.
             raise UsageError(f"Cannot start the gRPC call: {exc}") from exc
-        shown = tuple(
-            (k, v if isinstance(v, str) else base64.b64encode(v).decode()) for k, v in metadata
-        )
-        yield [
-            RequestSent(
-                clock.now(),
-                "gRPC",
-                target.origin + path,
-                shown,
-                sent_bytes,
-                request.method,
-                descriptors=grpc_descriptors(spec.version),
-            )
-        ]
+        yield [sent]
         head_sent = False
         try:
-            events = _stream(call, clock) if method.server_streaming else _unary(spec, call, clock)
-            async for event in events:
+            async for event in _unary(spec, call, clock):
                 head_sent = head_sent or isinstance(event, ResponseHead)
                 yield [event]
         except grpc.aio.AioRpcError as exc:
-            yield _failure(
-                exc,
-                clock,
-                target,
-                request.timeout,
-                head_sent=head_sent,
-                streaming=method.server_streaming,
-                tls_words=await _tls_words(exc, target, request),
-            )
+            yield await _failed(exc, clock, target, request, head_sent=head_sent, streaming=False)
         finally:
             # Closing the generator early (consumer cancelled) must stop the call too.
             if not call.done():
                 call.cancel()
+
+
+async def _streaming_call(
+    target: Target,
+    request: A2ARequest,
+    path: str,
+    kwargs: dict[str, Any],
+    message: Message,
+    metadata: tuple[tuple[str, str | bytes], ...],
+    sent: RequestSent,
+    clock: Clock,
+) -> AsyncGenerator[EventBatch, None]:
+    """A server stream, read with the blocking API in a thread (grpc_reader.py says why)."""
+    channel = open_blocking_channel(target, request)
+    try:
+        call: Any = channel.unary_stream(path, **kwargs)(message, metadata=metadata)
+    except (ValueError, TypeError) as exc:
+        channel.close()
+        # grpc checks metadata keys and values when the call starts.
+        raise UsageError(f"Cannot start the gRPC call: {exc}") from exc
+    except BaseException:
+        channel.close()
+        raise
+    reader = ThreadedReader(lambda: _stream(call, clock), channel.close)
+    batches = reader.batches()
+    head_sent = False
+    try:
+        yield [sent]
+        async for batch in batches:
+            head_sent = head_sent or type(batch[0]) is ResponseHead
+            yield batch
+    except grpc.RpcError as exc:  # the blocking API's failed call is its own error
+        yield await _failed(exc, clock, target, request, head_sent=head_sent, streaming=True)
+    finally:
+        # Closing the generator early (consumer cancelled) must stop the call too; the
+        # reader's thread then ends and closes the channel.
+        call.cancel()
+        await batches.aclose()
+        if not reader.started:
+            channel.close()
+
+
+async def _failed(
+    exc: Any, clock: Clock, target: Target, request: A2ARequest, *, head_sent: bool, streaming: bool
+) -> EventBatch:
+    return _failure(
+        exc,
+        clock,
+        target,
+        request.timeout,
+        head_sent=head_sent,
+        streaming=streaming,
+        tls_words=await _tls_words(exc, target, request),
+    )
 
 
 async def _unary(spec: MethodSpec, call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None]:
@@ -333,14 +419,18 @@ async def _unary(spec: MethodSpec, call: Any, clock: Clock) -> AsyncGenerator[Ex
         yield ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem, trailers=trailers)
 
 
-async def _stream(call: Any, clock: Clock) -> AsyncGenerator[ExchangeEvent, None]:
-    initial = metadata_pairs(await call.initial_metadata())
-    if call.done() and await call.code() != grpc.StatusCode.OK:
-        # A call that failed before any message: let the error path describe it.
-        await call.read()
+def _stream(call: Any, clock: Clock) -> Iterator[ExchangeEvent]:
+    """A server stream's events (blocking: runs in the reader's thread)."""
+    initial = metadata_pairs(call.initial_metadata())
+    # The first message (or the end) before the head: a call that failed before any
+    # message raises here, and the error path describes it with its status as the head.
+    # (The library sends the head with the first message anyway.)
+    first = next(call, _NO_MESSAGE)
     yield ResponseHead(clock.now(), 0, "OK", "HTTP/2", initial, event_stream=True)
+    if first is _NO_MESSAGE:
+        return
     seq = 0
-    async for response in call:
+    for response in itertools.chain((first,), call):
         seq += 1
         if isinstance(response, _Undecodable):
             yield _undecodable(response, clock, ())
@@ -358,7 +448,7 @@ def _undecodable(reply: _Undecodable, clock: Clock, trailers: Headers) -> Exchan
     )
 
 
-async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequest) -> str | None:
+async def _tls_words(exc: Any, target: Target, request: A2ARequest) -> str | None:
     """A failed TLS handshake or proxy in words (the details are gRPC core's terse line)."""
     if exc.code() is not grpc.StatusCode.UNAVAILABLE:
         return None
@@ -374,7 +464,7 @@ async def _tls_words(exc: grpc.aio.AioRpcError, target: Target, request: A2ARequ
 
 
 def _failure(
-    exc: grpc.aio.AioRpcError,
+    exc: Any,
     clock: Clock,
     target: Target,
     timeout: float,
