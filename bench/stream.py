@@ -18,6 +18,9 @@ small JSON-RPC status-update events as fast as it can. Measured in the same run:
 Printed per binding: events/s for each, the ratio app/raw against its target (SSE >= 0.6,
 gRPC >= 0.8: ``OK``/``MISS``), events lost (timeline and store, must be 0) and the longest
 GUI event-loop stall during the app run (target < 50 ms), measured with a 5 ms ``QTimer``.
+For SSE also a *ceiling* line: the same events without the network or any view, through
+httpx into httpx-sse + ``json.loads`` vs the app's transport alone (decode, parse, classify
+and check each item); the ratio there is the most the whole app could reach.
 
 ``--scale`` adds a *scale* line per binding: the ratio and the app's microseconds per event
 at 5 000, 20 000 and 80 000 events (one pair of runs each, a server per size), to show how
@@ -200,6 +203,65 @@ async def raw_grpc_fastest(target: str) -> tuple[int, float]:
     blocking = raw_grpc_blocking(target)
     RAW_GRPC_RUNS.append((aio, blocking))
     return max(aio, blocking, key=lambda run: run[0] / run[1])
+
+
+async def transport_only(events: int, reps: int) -> tuple[list[float], list[float]]:
+    """SSE without the network or any view: the server's bytes through httpx (a
+    ``MockTransport`` handing out 64 KiB chunks) into (a) httpx-sse + ``json.loads`` and (b)
+    the app's transport (``send_streaming_batches`` with the JSON-RPC judge: decode, parse,
+    classify, check each item). µs per event of each, ``reps`` pairs: (b)'s share is the
+    most the whole app could reach against the raw loop."""
+    import httpx
+    from httpx_sse import aconnect_sse
+
+    from app.protocol.clock import Clock
+    from app.protocol.events import StreamItem
+    from app.protocol.http import HttpCall
+    from app.protocol.transports.jsonrpc import JsonRpcJudge
+    from app.protocol.transports.sse_http import send_streaming_batches
+
+    stream = b"".join(_sse_event("1", n, n == events) for n in range(1, events + 1))
+
+    class Chunks(httpx.AsyncByteStream):
+        async def __aiter__(self) -> Any:
+            for start in range(0, len(stream), 65536):
+                yield stream[start : start + 65536]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=Chunks())
+
+    url = "http://127.0.0.1/"
+    call = HttpCall("POST", url, (("accept", "text/event-stream"),), b"{}", "SendStreamingMessage")
+    raws: list[float] = []
+    apps: list[float] = []
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        for _ in range(reps):
+            gc.collect()
+            started, count = time.perf_counter(), 0
+            async with aconnect_sse(client, "POST", url, content=b"{}") as source:
+                async for event in source.aiter_sse():
+                    json.loads(event.data)
+                    count += 1
+            raws.append((time.perf_counter() - started) * 1e6 / max(count, 1))
+            gc.collect()
+            started, count = time.perf_counter(), 0
+            batches = send_streaming_batches(
+                client, call, Clock(), JsonRpcJudge(None, 1), timeout=30, max_bytes=1 << 26
+            )
+            async for batch in batches:
+                count += sum(1 for event in batch if isinstance(event, StreamItem))
+            apps.append((time.perf_counter() - started) * 1e6 / max(count, 1))
+    return raws, apps
+
+
+def report_transport(raws: list[float], apps: list[float]) -> None:
+    shares = [raw / app for raw, app in zip(raws, apps, strict=True)]
+    print(
+        f"  no network, no view: raw {statistics.median(raws):.1f} µs/event {_spread(raws, '.1f')}"
+        f" · app transport {statistics.median(apps):.1f} {_spread(apps, '.1f')}"
+    )
+    print(f"  ceiling b/a      {statistics.median(shares):>10.2f}   (transport alone; the app "
+          f"can reach no more)  {_spread(shares, '.2f')}")  # fmt: skip
 
 
 RAW_GRPC_RUNS: list[tuple[tuple[int, float], tuple[int, float]]] = []
@@ -475,6 +537,7 @@ def main() -> int:
                     args.runs,
                 )
                 report("SSE (JSON-RPC)", args.events, raws, apps)
+                report_transport(*await transport_only(args.events, args.runs))
                 if args.scale:
                     await scale("SSE (JSON-RPC)", "JSONRPC")
             if args.only != "grpc" and args.history_off and history is not None:
