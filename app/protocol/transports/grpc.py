@@ -421,11 +421,13 @@ async def _unary(spec: MethodSpec, call: Any, clock: Clock) -> AsyncGenerator[Ex
 
 def _stream(call: Any, clock: Clock) -> Iterator[ExchangeEvent]:
     """A server stream's events (blocking: runs in the reader's thread)."""
-    initial = metadata_pairs(call.initial_metadata())
     # The first message (or the end) before the head: a call that failed before any
     # message raises here, and the error path describes it with its status as the head.
-    # (The library sends the head with the first message anyway.)
+    # And before initial_metadata(): the single-threaded call holds its lock while that
+    # one waits (next() does not), so Stop (call.cancel() on the loop thread) would wait
+    # for a server that sends nothing. The metadata comes before or with the first message.
     first = next(call, _NO_MESSAGE)
+    initial = metadata_pairs(call.initial_metadata())
     yield ResponseHead(clock.now(), 0, "OK", "HTTP/2", initial, event_stream=True)
     if first is _NO_MESSAGE:
         return
