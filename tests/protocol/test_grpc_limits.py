@@ -13,6 +13,7 @@ from app.protocol import exchange
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
+from tests.helpers.grpc_server import hostile_grpc_server
 
 # The hostile server's own request-handling task (grpc.aio AioServer._request_call) is
 # still waiting when the test body ends; the fixture's server.stop() ends it at teardown.
@@ -31,20 +32,12 @@ async def _subscribe(request: bytes, context: Any) -> AsyncIterator[bytes]:
 
 @pytest.fixture
 async def hostile_grpc() -> AsyncIterator[str]:
-    server = grpc.aio.server()
     handlers = {
         "GetTask": grpc.unary_unary_rpc_method_handler(_get_task),
         "SubscribeToTask": grpc.unary_stream_rpc_method_handler(_subscribe),
     }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("lf.a2a.v1.A2AService", handlers),)
-    )
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        await server.stop(0)
+    async with hostile_grpc_server(handlers) as target:
+        yield target
 
 
 async def run(request: A2ARequest) -> list[Any]:

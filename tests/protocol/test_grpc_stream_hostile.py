@@ -18,6 +18,7 @@ from app.protocol import exchange
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, StreamItem
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
+from tests.helpers.grpc_server import hostile_grpc_server
 
 pytestmark = pytest.mark.leaks_allowed("grpc.aio server task, stopped by the fixture")
 
@@ -48,20 +49,12 @@ async def _silent_or_endless(request: bytes, context: Any) -> AsyncIterator[byte
 
 @pytest.fixture
 async def hostile_stream() -> AsyncIterator[str]:
-    server = grpc.aio.server()
     handlers = {
         "SubscribeToTask": grpc.unary_stream_rpc_method_handler(_three_then_abort),
         "SendStreamingMessage": grpc.unary_stream_rpc_method_handler(_silent_or_endless),
     }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("lf.a2a.v1.A2AService", handlers),)
-    )
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        await server.stop(0)
+    async with hostile_grpc_server(handlers) as target:
+        yield target
 
 
 def _reader_threads() -> list[threading.Thread]:

@@ -307,35 +307,39 @@ async def exchange(
         request.method,
         descriptors=grpc_descriptors(spec.version),
     )
-    if method.server_streaming:
-        events = _streaming_call(target, request, path, kwargs, message, metadata, sent, clock)
-    else:
-        events = _unary_call(spec, target, request, path, kwargs, message, metadata, sent, clock)
+    call = _Call(target, request, path, kwargs, message, metadata, sent, clock)
+    events = _streaming_call(call) if method.server_streaming else _unary_call(spec, call)
     async with aclosing(events):
         async for batch in events:
             yield batch
 
 
-async def _unary_call(
-    spec: MethodSpec,
-    target: Target,
-    request: A2ARequest,
-    path: str,
-    kwargs: dict[str, Any],
-    message: Message,
-    metadata: tuple[tuple[str, str | bytes], ...],
-    sent: RequestSent,
-    clock: Clock,
-) -> AsyncGenerator[EventBatch, None]:
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One call ready to start: where, what, and the RequestSent that says so."""
+
+    target: Target
+    request: A2ARequest
+    path: str
+    kwargs: dict[str, Any]
+    """The stub's serializer and deserializer."""
+    message: Message
+    metadata: tuple[tuple[str, str | bytes], ...]
+    sent: RequestSent
+    clock: Clock
+
+
+async def _unary_call(spec: MethodSpec, parts: _Call) -> AsyncGenerator[EventBatch, None]:
+    target, request, clock = parts.target, parts.request, parts.clock
     async with open_channel(target, request) as channel:
         try:
-            call: Any = channel.unary_unary(path, **kwargs)(
-                message, metadata=metadata, timeout=request.timeout
+            call: Any = channel.unary_unary(parts.path, **parts.kwargs)(
+                parts.message, metadata=parts.metadata, timeout=request.timeout
             )
         except (ValueError, TypeError) as exc:
             # grpc checks metadata keys and values when the call starts.
             raise UsageError(f"Cannot start the gRPC call: {exc}") from exc
-        yield [sent]
+        yield [parts.sent]
         head_sent = False
         try:
             async for event in _unary(spec, call, clock):
@@ -349,20 +353,14 @@ async def _unary_call(
                 call.cancel()
 
 
-async def _streaming_call(
-    target: Target,
-    request: A2ARequest,
-    path: str,
-    kwargs: dict[str, Any],
-    message: Message,
-    metadata: tuple[tuple[str, str | bytes], ...],
-    sent: RequestSent,
-    clock: Clock,
-) -> AsyncGenerator[EventBatch, None]:
+async def _streaming_call(parts: _Call) -> AsyncGenerator[EventBatch, None]:
     """A server stream, read with the blocking API in a thread (grpc_reader.py says why)."""
+    target, request, clock = parts.target, parts.request, parts.clock
     channel = open_blocking_channel(target, request)
     try:
-        call: Any = channel.unary_stream(path, **kwargs)(message, metadata=metadata)
+        call: Any = channel.unary_stream(parts.path, **parts.kwargs)(
+            parts.message, metadata=parts.metadata
+        )
     except (ValueError, TypeError) as exc:
         channel.close()
         # grpc checks metadata keys and values when the call starts.
@@ -374,7 +372,7 @@ async def _streaming_call(
     batches = reader.batches()
     head_sent = False
     try:
-        yield [sent]
+        yield [parts.sent]
         async for batch in batches:
             head_sent = head_sent or type(batch[0]) is ResponseHead
             yield batch
