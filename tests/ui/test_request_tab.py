@@ -7,14 +7,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import grpc
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton
 
 from app.protocol.events import Outcome
+from app.protocol.types import Binding
 from app.ui.main_window import MainWindow
 from app.ui.request_tab import RequestTab
 from app.ui.response_view import ResponseView
@@ -213,6 +216,49 @@ def silent_server() -> Iterator[str]:
     for conn in held:
         conn.close()
     server.close()
+
+
+@pytest.fixture
+def silent_grpc() -> Iterator[str]:
+    """A gRPC server that takes a stream call and sends nothing, not even its headers."""
+    release = threading.Event()
+
+    def hold(request: bytes, context: Any) -> Iterator[bytes]:
+        release.wait(30)
+        yield from ()
+
+    handlers = {"SendStreamingMessage": grpc.unary_stream_rpc_method_handler(hold)}
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("lf.a2a.v1.A2AService", handlers),)
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    yield f"127.0.0.1:{port}"
+    release.set()
+    server.stop(0)
+
+
+def test_cancel_ends_a_grpc_stream_whose_server_sends_nothing(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], silent_grpc: str
+) -> None:
+    """Once, Cancel froze the window until the server sent something (here: 30 s)."""
+    tab = new_tab(qtbot, window)
+    type_into(qtbot, find(tab, QLineEdit, "endpointEdit"), silent_grpc)
+    bindings = find(tab, QComboBox, "bindingCombo")
+    bindings.setCurrentIndex(bindings.findData(Binding.GRPC))
+    methods = find(tab, QComboBox, "methodCombo")
+    methods.setCurrentIndex(methods.findData("SendStreamingMessage"))
+    qtbot.mouseClick(find(tab, QPushButton, "replaceBodyButton"), Qt.MouseButton.LeftButton)
+    send = find(tab, QPushButton, "sendButton")
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)
+    wait_until(lambda: send.text() == "Cancel")
+    time.sleep(0.3)  # the call is out, waiting for the server's headers
+    started = time.perf_counter()
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)
+    wait_until(lambda: not tab.busy, timeout=5)
+    assert time.perf_counter() - started < 2
+    assert tab.response_view.outcome is Outcome.CANCELLED
 
 
 def test_cancel_and_window_shutdown_stop_running_requests(
