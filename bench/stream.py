@@ -217,6 +217,7 @@ async def transport_only(events: int, reps: int) -> tuple[list[float], list[floa
     from app.protocol.clock import Clock
     from app.protocol.events import StreamItem
     from app.protocol.http import HttpCall
+    from app.protocol.request import DEFAULT_MAX_RESPONSE_BYTES
     from app.protocol.transports.jsonrpc import JsonRpcJudge
     from app.protocol.transports.sse_http import send_streaming_batches
 
@@ -246,7 +247,12 @@ async def transport_only(events: int, reps: int) -> tuple[list[float], list[floa
             gc.collect()
             started, count = time.perf_counter(), 0
             batches = send_streaming_batches(
-                client, call, Clock(), JsonRpcJudge(None, 1), timeout=30, max_bytes=1 << 26
+                client,
+                call,
+                Clock(),
+                JsonRpcJudge(None, 1),
+                timeout=30,
+                max_bytes=DEFAULT_MAX_RESPONSE_BYTES,
             )
             async for batch in batches:
                 count += sum(1 for event in batch if isinstance(event, StreamItem))

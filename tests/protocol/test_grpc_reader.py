@@ -8,7 +8,6 @@ import asyncio
 import queue
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,19 +19,9 @@ from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, 
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.transports.grpc_reader import BATCH_ITEMS, WAITING_ITEMS, ThreadedReader
 from app.protocol.types import Binding, ProtocolVersion
+from tests.helpers.grpc_server import no_reader_threads, reader_threads
 
 _END = object()
-
-
-def _reader_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "grpc-stream-reader"]
-
-
-async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def test_items_come_in_order_in_bounded_batches_and_on_exit_runs() -> None:
@@ -42,7 +31,7 @@ async def test_items_come_in_order_in_bounded_batches_and_on_exit_runs() -> None
     assert [n for batch in batches for n in batch] == list(range(1234))
     assert all(0 < len(batch) <= BATCH_ITEMS for batch in batches)
     assert exited.wait(2)
-    await _wait_for(lambda: not _reader_threads())
+    await no_reader_threads()
 
 
 async def test_an_error_is_raised_after_the_items_read_before_it() -> None:
@@ -92,7 +81,7 @@ async def test_closing_the_consumer_ends_a_thread_blocked_in_its_source() -> Non
     source.put("read after the stop: dropped")
     source.put(_END)
     assert exited.wait(2)
-    await _wait_for(lambda: not _reader_threads())
+    await no_reader_threads()
 
 
 async def test_a_wake_up_after_the_loop_closed_is_ignored() -> None:
@@ -124,7 +113,7 @@ async def test_a_wake_up_after_the_loop_closed_is_ignored() -> None:
         worker.join(5)
         release.set()
         assert exited.wait(2)
-        await _wait_for(lambda: not _reader_threads())
+        await no_reader_threads()
     finally:
         threading.excepthook = hook
     assert escaped == []
@@ -158,12 +147,12 @@ async def test_a_stopped_grpc_stream_ends_its_reader_thread(sdk_peer: dict[str, 
 
     task = asyncio.create_task(consume())
     await asyncio.wait_for(enough.wait(), 10)
-    assert _reader_threads()
+    assert reader_threads()
     task.cancel()  # the Stop button
     with pytest.raises(asyncio.CancelledError):
         await task
     assert [end.outcome for end in ends] in ([], [Outcome.CANCELLED])
-    await _wait_for(lambda: not _reader_threads())
+    await no_reader_threads()
     assert [item.seq for item in items[:2]] == [1, 2]
 
 
@@ -192,4 +181,4 @@ async def test_a_stream_that_never_connected_has_no_ok_head() -> None:
     error = events[1]
     assert isinstance(error, ExchangeError)
     assert error.kind is ErrorKind.TRANSPORT and error.message.startswith("Could not reach")
-    await _wait_for(lambda: not _reader_threads())
+    await no_reader_threads()

@@ -18,7 +18,7 @@ from app.protocol import exchange
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, StreamItem
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
-from tests.helpers.grpc_server import hostile_grpc_server
+from tests.helpers.grpc_server import hostile_grpc_server, no_reader_threads
 
 pytestmark = pytest.mark.leaks_allowed("grpc.aio server task, stopped by the fixture")
 
@@ -57,17 +57,6 @@ async def hostile_stream() -> AsyncIterator[str]:
         yield target
 
 
-def _reader_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "grpc-stream-reader"]
-
-
-async def _no_reader_threads(timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while _reader_threads():
-        assert time.monotonic() < deadline, "a reader thread is still running"
-        await asyncio.sleep(0.01)
-
-
 async def test_a_status_after_items_is_an_error_after_them(hostile_stream: str) -> None:
     request = A2ARequest(hostile_stream, "SubscribeToTask", '{"id": "t"}', binding=Binding.GRPC)
     events = [event async for event in exchange.run(request)]
@@ -79,7 +68,7 @@ async def test_a_status_after_items_is_an_error_after_them(hostile_stream: str) 
     assert errors[0].code == "INTERNAL" and "the agent fell over" in errors[0].message
     assert isinstance(events[-1], ExchangeEnd)
     assert events[-1].outcome is not Outcome.OK
-    await _no_reader_threads()
+    await no_reader_threads()
 
 
 async def test_stopping_a_stream_that_never_sends_ends_at_once(hostile_stream: str) -> None:
@@ -102,7 +91,7 @@ async def test_stopping_a_stream_that_never_sends_ends_at_once(hostile_stream: s
     with pytest.raises(asyncio.CancelledError):
         await task
     assert time.monotonic() - started < 2
-    await _no_reader_threads()
+    await no_reader_threads()
     assert [type(e).__name__ for e in seen][:1] == ["RequestSent"]
     assert not any(isinstance(e, ExchangeError) and e.kind is ErrorKind.INTERNAL for e in seen)
 
@@ -126,5 +115,5 @@ async def test_twenty_stopped_streams_leave_no_thread(hostile_stream: str) -> No
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-    await _no_reader_threads()
+    await no_reader_threads()
     assert threading.active_count() <= before + 2
