@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         # Imported late so that headless subcommands never load Qt.
-        from app.ui.application import run_gui
+        from app.ui.shell.application import run_gui
     except ImportError:
         if (problem := gui_problem()) is None:
             raise

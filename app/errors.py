@@ -12,15 +12,15 @@ demo, ui) may import it. See ``docs/ARCHITECTURE.md`` §5::
     │   ├── JwksError              app.protocol.card.jwks: the text is not a JWKS (also ValueError)
     │   ├── CliUsageError          app.commands.cli: bad command-line arguments or input files
     │   ├── SourceError            app.generate.source: not a usable card or spec to generate from
-    │   └── OutputDirError         app.generate.output: the project directory cannot take it
+    │   └── OutputDirError         app.generate.output_dir: the project directory cannot take it
     ├── CardUnreachable            app.generate.source: a card URL gave no card
     ├── GeneratorMissing           app.generate.write: no generator for a language
-    ├── SpecError                  app.spec.parse: a file cannot be used as an OpenAPI document
+    ├── SpecError                  app.spec.spec_text: a file cannot be used as an OpenAPI document
     ├── XA2AError                  app.spec.xa2a: an invalid x-a2a block (also ValueError)
     ├── NoKeyring                  app.spec.variables: no usable OS keyring
     ├── SessionError               app.session: session.json unreadable or not a session
     ├── HistoryUnavailable         app.history.store: the history file is from a newer app
-    └── PortInUseError             app.demo.server: the demo agent cannot bind a port
+    └── PortInUseError             app.demo.demo_server: the demo agent cannot bind a port
 
 Programming errors stay ordinary Python exceptions (``ValueError``, ``TypeError``); private
 control-flow exceptions stay private to their module.

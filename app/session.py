@@ -1,5 +1,6 @@
 """The session file: the open request tabs (unsaved drafts included) and recently closed
-ones, kept across restarts. Qt-free; :mod:`app.ui.session` decides when to save and restore.
+ones, kept across restarts. Qt-free; :mod:`app.ui.shell.tab_session` decides when to save and
+restore.
 
 The file lives in the platformdirs user data directory (``session.json``), is written
 atomically (:func:`app.fileio.atomic_write`, mode 0600) and never holds a

@@ -4,7 +4,7 @@ Two figures, each with OK or MISS and every run:
 
 - typing in a 5 MB body (pretty JSON on many lines, in the editor): ms per key, target < 8;
 - pasting a 20 MB single-line body through the clipboard (Ctrl+A, Ctrl+V; it opens
-  read-only in the big view, app/ui/body_editor.py), then scrolling it to the end: the
+  read-only in the big view, app/ui/request/body_editor.py), then scrolling it to the end: the
   longest GUI stall (a 5 ms timer's longest gap), target < 50 ms.
 
 Each run is a fresh subprocess. Usage: ``python bench/editor.py [--runs 3]``.
@@ -52,8 +52,8 @@ def child() -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.ui import runtime
-    from app.ui.main_window import MainWindow
+    from app.ui.shell import runtime
+    from app.ui.shell.main_window import MainWindow
 
     app = QApplication([])
     runtime.configure(app)  # as the app does at start (GUI-thread collection, allocator, GIL)

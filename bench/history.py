@@ -34,8 +34,8 @@ async def one_run(
     """(items received, seconds, seconds to store after the end, items lost)."""
     from app.history.store import HistoryStore
     from app.protocol import exchange
-    from app.protocol.catalog import TemplateContext, find_method
     from app.protocol.events import StreamItem
+    from app.protocol.methods.catalog import TemplateContext, find_method
     from app.protocol.request import A2ARequest, render_body
     from app.protocol.types import Binding, ProtocolVersion
 

@@ -66,8 +66,8 @@ def child_app(url: str) -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui import runtime
-    from app.ui.main_window import MainWindow
+    from app.ui.shell import runtime
+    from app.ui.shell.main_window import MainWindow
 
     app = QApplication([])
     runtime.configure(app)  # as the app does at start (GUI-thread collection, allocator, GIL)

@@ -19,7 +19,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.protocol.catalog import METHODS, TemplateContext
+from app.protocol.methods.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding
 from app.spec.document import SpecDocument, dumps, loads

@@ -46,8 +46,7 @@ app.exec()
 
 APP = """
 import os, time
-from app.ui import main_window
-
+from app.ui.shell import main_window
 def first_paint(self, event):
     print(time.time(), flush=True)
     os._exit(0)

@@ -216,9 +216,9 @@ async def transport_only(events: int, reps: int) -> tuple[list[float], list[floa
 
     from app.protocol.clock import Clock
     from app.protocol.events import StreamItem
-    from app.protocol.http import HttpCall
+    from app.protocol.net.http import HttpCall
     from app.protocol.request import DEFAULT_MAX_RESPONSE_BYTES
-    from app.protocol.transports.jsonrpc import JsonRpcJudge
+    from app.protocol.transports.jsonrpc_http import JsonRpcJudge
     from app.protocol.transports.sse_http import send_streaming_batches
 
     stream = b"".join(_sse_event("1", n, n == events) for n in range(1, events + 1))
@@ -489,8 +489,8 @@ def main() -> int:
         import qasync
         from PySide6.QtWidgets import QApplication
 
-        from app.ui import runtime
-        from app.ui.main_window import MainWindow
+        from app.ui.shell import runtime
+        from app.ui.shell.main_window import MainWindow
 
         app = QApplication.instance() or QApplication(sys.argv)
         # As the app does at start (GUI-thread collection, allocator, GIL); the raw loops

@@ -4,7 +4,7 @@ Each GUI test closes its qasync loop, which stays in a reference cycle with its
 ``QTimer`` and ``QThread`` objects (and closed windows may sit in cycles too). Left to the
 automatic collector, that garbage is destroyed by whichever thread allocates next: a
 signature-verification worker, a peer's output pump. Qt then deletes the objects off the
-GUI thread and the GUI thread crashes on the next timer event (see ``app/ui/gui_gc.py``).
+GUI thread and the GUI thread crashes on the next timer event (see ``app/ui/shell/gui_gc.py``).
 So, as in the app, automatic collection is off and the main thread collects: after every
 test, and on a timer while a Qt event loop runs.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-from app.ui.gui_gc import GuiThreadCollector, collect_due
+from app.ui.shell.gui_gc import GuiThreadCollector, collect_due
 
 _collector: list[GuiThreadCollector] = []
 

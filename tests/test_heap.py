@@ -67,7 +67,7 @@ def test_configure_twice_is_harmless() -> None:
 def test_the_gui_collector_waits_while_a_big_value_is_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from app.ui import gui_gc
+    from app.ui.shell import gui_gc
 
     collected: list[int] = []
     monkeypatch.setattr(gui_gc.gc, "collect", lambda generation: collected.append(generation) or 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from app.junit import CaseStatus, JUnitCase, JUnitSuite, junit_xml, write_junit
+from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, junit_xml, write_junit
 
 
 def test_counts_statuses_and_control_characters(tmp_path: Path) -> None:

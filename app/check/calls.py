@@ -22,8 +22,6 @@ from app.check.target import Target
 from app.history.recorder import Recorder, Writer
 from app.history.store import HistoryStore
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth, secret_header_names, secret_query_names
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -38,11 +36,13 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding
-from app.protocol.jsonrpc import envelope
-from app.protocol.network import NetworkOptions
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.net.auth import AuthConfig, apply_auth, secret_header_names, secret_query_names
+from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.stream_items import ItemInfo, classify_item
+from app.protocol.stream.stream_items import ItemInfo, classify_item
 from app.protocol.types import Binding
+from app.protocol.wire.jsonrpc_envelope import envelope
 
 HistorySink = Writer | HistoryStore
 """Where a run records its exchanges: the GUI's writer, or the CLI's shared store."""

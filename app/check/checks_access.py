@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.check.calls import CallResult
+from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
 from app.check.target import EXTENSION_REQUIRED, Target, expected_form, matches
-from app.protocol.auth import AuthKind
-from app.protocol.catalog import MethodRole, TemplateContext
+from app.protocol.methods.catalog import MethodRole, TemplateContext
+from app.protocol.net.auth import AuthKind
 
 _REFUSED = frozenset({401, 403, "UNAUTHENTICATED", "PERMISSION_DENIED"})
 

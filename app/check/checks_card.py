@@ -3,12 +3,12 @@ version, and version negotiation (``A2A-Version``)."""
 
 from __future__ import annotations
 
+from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped, warned
 from app.check.target import VERSION_NOT_SUPPORTED, Target, expected_form, matches
-from app.protocol.card.shape import CardProblem, Severity
-from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
+from app.protocol.card.card_shape import CardProblem, Severity
+from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
 
 NO_ANSWER = "no answer at "

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of, task_state
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped
 from app.check.target import Target
-from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
+from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import Binding, ProtocolVersion
 
 

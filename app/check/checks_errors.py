@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from app.check.calls import CallResult
+from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
 from app.check.context import UNKNOWN_TASK_ID, CheckContext, task_of, task_state
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
 from app.check.target import (
     INVALID_PARAMS,
@@ -23,7 +23,7 @@ from app.check.target import (
     expected_form,
     matches,
 )
-from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
+from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import Binding
 
 _STANDARD = frozenset({-32700, -32600, -32601, -32602, -32603})

@@ -1,5 +1,5 @@
 """The resubscribe gap check: after a dropped stream and a resubscription, did the client
-get everything the task holds? (:mod:`app.protocol.gaps`, docs/PROTOCOL.md §9.4.)
+get everything the task holds? (:mod:`app.protocol.stream.gaps`, docs/PROTOCOL.md §9.4.)
 
 A stream of a task is dropped after its first event, the task is resubscribed to at once
 (SubscribeToTask; 0.3 ``tasks/resubscribe``), and a GetTask snapshot afterwards is compared
@@ -10,13 +10,13 @@ version, over its first interface.
 
 from __future__ import annotations
 
+from app.check.check_model import CheckArea
 from app.check.context import CheckContext, task_of
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped
 from app.check.target import Target
-from app.protocol.catalog import MethodRole, TemplateContext
-from app.protocol.gaps import find_gaps
-from app.protocol.stream_items import ItemKind
+from app.protocol.methods.catalog import MethodRole, TemplateContext
+from app.protocol.stream.gaps import find_gaps
+from app.protocol.stream.stream_items import ItemKind
 
 GAP_TASK_TEXT = "stream 4 150"
 """A task that runs long enough (≈ 0.6 s on the demo and test peers) to be resubscribed."""

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.check.calls import CallResult
+from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of, task_state
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped
 from app.check.target import (
     TASK_NOT_CANCELABLE,

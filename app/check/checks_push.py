@@ -16,12 +16,12 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
 from app.check.context import CheckContext, task_of
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped, warned
 from app.check.target import Target
-from app.protocol.catalog import (
+from app.protocol.methods.catalog import (
     PUSH_CONFIG_ID_PLACEHOLDER,
     WEBHOOK_PLACEHOLDER,
     MethodRole,

@@ -1,21 +1,21 @@
 """Streaming checks: what ``capabilities.streaming`` claims against what the stream does.
 
 ``streaming: true``: a stream of the task starts with the Task (1.0; or is one Message),
-passes the lifecycle lint (:mod:`app.protocol.lifecycle`) and ends in a terminal or
+passes the lifecycle lint (:mod:`app.protocol.stream.lifecycle`) and ends in a terminal or
 interrupted state (0.3: with ``final: true``). ``streaming: false`` or absent: the stream
 method is refused with an error, not served and not dropped.
 """
 
 from __future__ import annotations
 
+from app.check.check_model import CheckArea
 from app.check.context import UNKNOWN_TASK_ID, CheckContext
-from app.check.model import CheckArea
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
 from app.check.target import TASK_NOT_FOUND, Target, expected_form, matches
-from app.protocol.catalog import MethodRole, TemplateContext
 from app.protocol.events import ErrorKind
-from app.protocol.lifecycle import StreamEnding, StreamLinter
-from app.protocol.stream_items import ItemKind
+from app.protocol.methods.catalog import MethodRole, TemplateContext
+from app.protocol.stream.lifecycle import StreamEnding, StreamLinter
+from app.protocol.stream.stream_items import ItemKind
 
 _ENDED = (StreamEnding.TERMINAL, StreamEnding.INTERRUPTED, StreamEnding.MESSAGE)
 

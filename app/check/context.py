@@ -13,10 +13,10 @@ from typing import Any
 from app.check.calls import CallResult, CallSettings, build_request, perform, replace_timeout
 from app.check.target import Target
 from app.protocol.card.view import CardView
-from app.protocol.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.clock import Clock
 from app.protocol.events import Headers
-from app.protocol.stream_items import normalize_state
+from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
+from app.protocol.stream.stream_items import normalize_state
 
 
 class BudgetExhausted(Exception):

@@ -3,7 +3,7 @@
     async for event in run_check(CheckOptions(card_url)):
         ...
 
-The stream is :mod:`app.check.model`'s: one ``CheckStarted``, ``CheckProgress`` before each
+The stream is :mod:`app.check.check_model`'s: one ``CheckStarted``, ``CheckProgress`` before each
 check, a ``CheckResult`` per check and interface, and one final ``CheckEnded``. Every call
 is bounded by ``call_timeout_s``; the whole run by ``budget_s`` (the checks left when it
 runs out are skipped, the end reason is ``budget``). The checks run one after another in
@@ -25,9 +25,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from app.check.calls import CREDENTIAL_HEADERS, CallSettings, HistorySink
-from app.check.checks_card import NO_ANSWER
-from app.check.context import BudgetExhausted, CheckContext
-from app.check.model import (
+from app.check.check_model import (
     CheckArea,
     CheckEnded,
     CheckEvent,
@@ -37,6 +35,8 @@ from app.check.model import (
     CheckStatus,
     EndReason,
 )
+from app.check.checks_card import NO_ANSWER
+from app.check.context import BudgetExhausted, CheckContext
 from app.check.registry import (
     CARD_AVAILABLE,
     CHECKS,
@@ -46,13 +46,13 @@ from app.check.registry import (
 from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
-from app.protocol.auth import AuthConfig, AuthKind
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
 from app.protocol.clock import Clock
-from app.protocol.http import client_for
-from app.protocol.network import DIRECT, NetworkOptions
+from app.protocol.net.auth import AuthConfig, AuthKind
+from app.protocol.net.http import client_for
+from app.protocol.net.network import DIRECT, NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 A rule gets the run's :class:`~app.check.context.CheckContext` and one interface (or None
 for card-wide checks) and returns a :class:`Verdict`. The runner turns it into a
-:class:`~app.check.model.CheckResult` with the exchanges the rule cited.
+:class:`~app.check.check_model.CheckResult` with the exchanges the rule cited.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from app.check.check_model import CheckArea, CheckStatus
 from app.check.context import CheckContext
-from app.check.model import CheckArea, CheckStatus
 from app.check.target import Target
 from app.protocol.types import ProtocolVersion
 

@@ -35,12 +35,12 @@ from urllib.parse import urlsplit
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.network_args import add_network_options, network_from_args
-from app.commands.output import for_terminal
+from app.commands.printer import for_terminal
+from app.protocol.card.card_shape import CardProblem, CardShape, Severity
 from app.protocol.card.fetch import CardFetchResult, fetch_card
 from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
-from app.protocol.card.shape import CardProblem, CardShape, Severity
 from app.protocol.card.view import CardView, InterfaceView
-from app.protocol.network import NetworkOptions
+from app.protocol.net.network import NetworkOptions
 from app.protocol.secrets import mask_url_query
 
 EXIT_VALID, EXIT_PROBLEMS, EXIT_NO_CARD, EXIT_USAGE = 0, 1, 2, 3

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.check.model import (
+from app.check.check_model import (
     CheckEnded,
     CheckEvent,
     CheckResult,
@@ -36,13 +36,13 @@ from app.check.model import (
 from app.check.runner import CheckOptions, run_check
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import shared_store
+from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.oauth import CliOAuth, oauth_from_args
-from app.commands.output import EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, for_terminal
+from app.commands.printer import EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, for_terminal
 from app.commands.send import add_credential_options, parse_auth, parse_header
 from app.errors import UsageError
-from app.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
-from app.protocol.auth import AuthConfig
+from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
 
 _CASE_STATUS = {

@@ -18,7 +18,7 @@ from app.errors import UsageError
 
 EXIT_USAGE = 3
 """The exit status of every usage error (README.md, "Exit statuses"); equal to
-``app.commands.output.EXIT_USAGE``, kept here so this module stays light to import."""
+``app.commands.printer.EXIT_USAGE``, kept here so this module stays light to import."""
 
 
 class CliUsageError(UsageError):

@@ -27,9 +27,9 @@ from pathlib import Path
 from app.commands import cli
 from app.commands.cli import CliUsageError
 from app.errors import UsageError
-from app.generate.model import Language
-from app.generate.output import OutputDirError, check_dir
+from app.generate.output_dir import OutputDirError, check_dir
 from app.generate.plan import plan_from_card
+from app.generate.project_model import Language
 from app.generate.source import CardUnreachable, SourceError, load_source
 from app.generate.write import GeneratorMissing, start_commands, write
 from app.protocol.types import Binding

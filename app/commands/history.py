@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.output import EXIT_OK, EXIT_TRANSPORT, Printer, pretty
+from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, Printer, pretty
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
@@ -204,7 +204,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
         if args.format == "jsonl":
             write_jsonl(store, ids, out)
         else:
-            from app.history.har import har_log
+            from app.history.har_export import har_log
 
             document = har_log((e, store.events(e.id)) for i in ids if (e := store.entry(i)))
             skipped = len(ids) - len(document["log"]["entries"])

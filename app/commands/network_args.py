@@ -11,7 +11,7 @@ import argparse
 import dataclasses
 from urllib.parse import unquote, urlsplit
 
-from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
 
 
 def add_network_options(p: argparse.ArgumentParser, *, grpc: bool = True) -> None:

@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from app.commands.cli import CliUsageError
-from app.commands.output import Printer
-from app.protocol.auth import AuthConfig, apply_auth
+from app.commands.printer import Printer
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
-from app.protocol.network import NetworkOptions
+from app.protocol.net.auth import AuthConfig, apply_auth
+from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth import (
     DeviceAuthorization,
     OAuthConfig,

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.output import EXIT_OK, EXIT_RPC
+from app.commands.printer import EXIT_OK, EXIT_RPC
 from app.replay.fixture import FixtureError, load
 from app.replay.grpc_codec import check_messages
 from app.replay.matching import DEFAULT_MATCH, MATCH_MODES
@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
         check_messages(fixture)
     except (CliUsageError, FixtureError) as exc:
         return usage_exit(str(exc))
-    from app.replay.server import ListenError, serve
+    from app.replay.replay_server import ListenError, serve
 
     try:
         return asyncio.run(

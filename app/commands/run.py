@@ -42,7 +42,7 @@ from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, override
 from app.commands.oauth import CliOAuth, with_token
-from app.commands.output import (
+from app.commands.printer import (
     EXIT_OK,
     EXIT_RPC,
     EXIT_STATUS,
@@ -55,9 +55,9 @@ from app.commands.run_checks import RunChecks, pretty_check
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth
 from app.protocol.events import ExchangeEnd, Outcome, ResponseHead
-from app.protocol.network import NetworkOptions
+from app.protocol.net.auth import AuthConfig, apply_auth
+from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth import OAuthConfig, OAuthError, TokenCache
 from app.protocol.oauth.challenge import invalid_token
 from app.protocol.request import A2ARequest

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
+from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.spec.assertions import Assertion, AssertionResult, Observed, capture, evaluate
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest, is_sensitive_name

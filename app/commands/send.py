@@ -36,23 +36,23 @@ from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, with_oauth
-from app.commands.output import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
+from app.commands.printer import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
-from app.protocol.auth import (
+from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.methods.catalog import TemplateContext, find_method, methods_for
+from app.protocol.methods.parts import Attachment, data_attachment, file_attachment, uri_attachment
+from app.protocol.net.auth import (
     ApiKeyLocation,
     AuthConfig,
     apply_auth,
     secret_header_names,
     secret_query_names,
 )
-from app.protocol.catalog import TemplateContext, find_method, methods_for
-from app.protocol.events import ExchangeEnd, Outcome
-from app.protocol.jsonrpc import new_request_id
-from app.protocol.parts import Attachment, data_attachment, file_attachment, uri_attachment
 from app.protocol.request import A2ARequest, parse_body, render_body
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec.validate import check_request_body
+from app.protocol.wire.jsonrpc_envelope import new_request_id
+from app.spec.request_validation import check_request_body
 
 _URI = re.compile(r"(?:https?|file|data):", re.IGNORECASE)  # by reference, not read here
 

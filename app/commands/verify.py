@@ -35,11 +35,10 @@ from typing import Any, TextIO
 from app.commands import cli
 from app.commands.cli import EXIT_USAGE, CliUsageError
 from app.commands.network_args import add_network_options, network_from_args
-from app.commands.output import for_terminal
+from app.commands.printer import for_terminal
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
-from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
-from app.protocol.card.verify import (
+from app.protocol.card.jws_verify import (
     CardStatus,
     CardVerification,
     ProfileMode,
@@ -47,6 +46,7 @@ from app.protocol.card.verify import (
     Verdict,
     verify_card,
 )
+from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
 PROG = "a2a-workbench verify"

@@ -1,6 +1,6 @@
 """Generating a runnable A2A agent project from a card (``a2a-workbench generate-server``).
 
-Qt-free. :mod:`app.generate.model` holds the plan both generators (Python, Node) render.
+Qt-free. :mod:`app.generate.project_model` holds the plan both generators (Python, Node) render.
 
 - :mod:`.source`: the card, from a card file, a card URL or a spec's saved request.
 - :mod:`.plan`: the 1.0 card the generated server publishes, validated, and the plan.

@@ -1,6 +1,6 @@
-"""Writes the Node.js server project of a :class:`~app.generate.model.ServerPlan`.
+"""Writes the Node.js server project of a :class:`~app.generate.project_model.ServerPlan`.
 
-The project is the files under ``app/resources/server_templates/node/`` with a few
+The project is the files under ``resources/server_templates/node/`` with a few
 placeholders filled in (``__NAME__`` tokens replaced as plain text: the templates are
 JavaScript, whose ``${...}`` would clash with :class:`string.Template`), plus the card the
 server publishes (``agent-card.json``) and a ``package.json`` with the agent's name.
@@ -16,8 +16,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from app.generate.model import ServerPlan
-from app.generate.output import prepare_dir, write_files
+from app.generate.output_dir import prepare_dir, write_files
+from app.generate.project_model import ServerPlan
 from app.protocol.types import Binding
 
 __all__ = ["TEMPLATE_FILES", "rendered_files", "write_project"]

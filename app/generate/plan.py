@@ -16,7 +16,7 @@ and replaces what only the original server could honour:
 
 A 0.3 card is reshaped into that 1.0 card the same way (the fields kept have the same names
 in both versions); every change is listed in :attr:`PlanResult.notes`. The result is checked
-with the card validator (:func:`app.protocol.card.validate.validate_card`).
+with the card validator (:func:`app.protocol.card.card_validate.validate_card`).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.generate.model import ALL_BINDINGS, Language, ServerPlan
-from app.protocol.card.shape import CardProblem, CardShape, Severity, detect_shape
-from app.protocol.card.validate import validate_card
+from app.generate.project_model import ALL_BINDINGS, Language, ServerPlan
+from app.protocol.card.card_shape import CardProblem, CardShape, Severity, detect_shape
+from app.protocol.card.card_validate import validate_card
 from app.protocol.types import Binding
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The Python project of a generated server: ``app/resources/server_templates/python/``
+"""The Python project of a generated server: ``resources/server_templates/python/``
 rendered with :class:`string.Template` (``${name}`` placeholders; ``$$`` is a literal ``$``).
 
 Every value put into a template is escaped for where it lands: JSON string literals for
@@ -14,9 +14,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from app.generate.model import Language, ServerPlan
-from app.generate.output import prepare_dir, write_files
+from app.generate.output_dir import prepare_dir, write_files
 from app.generate.plan import JSONRPC_PATH, REST_PATH
+from app.generate.project_model import Language, ServerPlan
 from app.protocol.types import Binding
 
 __all__ = [

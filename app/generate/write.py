@@ -6,7 +6,7 @@ import importlib
 from pathlib import Path
 
 from app.errors import WorkbenchError
-from app.generate.model import Language, ServerPlan
+from app.generate.project_model import Language, ServerPlan
 
 __all__ = ["GeneratorMissing", "start_commands", "write"]
 
@@ -24,7 +24,7 @@ def write(plan: ServerPlan, out: Path, *, force: bool = False) -> list[Path]:
     """Writes ``plan``'s project into ``out``; see ``python_project.write_project``.
 
     Raises:
-        OutputDirError: ``out`` is unusable (see ``app.generate.output.prepare_dir``).
+        OutputDirError: ``out`` is unusable (see ``app.generate.output_dir.prepare_dir``).
         GeneratorMissing: no generator for ``plan.language``.
     """
     module = "python_project" if plan.language is Language.PYTHON else "node_project"

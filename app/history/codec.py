@@ -33,7 +33,6 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.jsonparse import parse_json
 from app.protocol.request import A2ARequest
 from app.protocol.secrets import (
     MASK,
@@ -42,9 +41,10 @@ from app.protocol.secrets import (
     mask_url_query,
     redact,
 )
-from app.protocol.sse import SseDecoder
-from app.protocol.stream_items import classify_frame
+from app.protocol.stream.stream_items import classify_frame
 from app.protocol.types import ProtocolVersion
+from app.protocol.wire.jsonparse import parse_json
+from app.protocol.wire.sse import SseDecoder
 
 Row = tuple[str, float, str, bytes]
 """``(kind, t, meta JSON, payload)``."""

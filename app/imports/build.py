@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 
 from app.imports.detect import Detection, detect
-from app.imports.har import check_hints
+from app.imports.har_import import check_hints
 from app.imports.raw import RawAuth, RawRequest, Source
 from app.protocol.secrets import MASK
 from app.spec.document import SpecDocument

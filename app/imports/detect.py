@@ -29,10 +29,10 @@ from urllib.parse import parse_qsl, unquote
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from app.imports.raw import RawRequest
-from app.protocol.catalog import METHODS, MethodSpec, find_method, grpc_method
-from app.protocol.rest_route import SUBSCRIBE_RPCS, HttpRule, http_rules
-from app.protocol.shape import check_body
+from app.protocol.methods.body_shape import check_body
+from app.protocol.methods.catalog import METHODS, MethodSpec, find_method, grpc_method
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
+from app.protocol.wire.rest_route import SUBSCRIBE_RPCS, HttpRule, http_rules
 from app.spec.xa2a import split_endpoint
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3

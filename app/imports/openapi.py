@@ -22,9 +22,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from app.imports.raw import ImportSourceError, RawAuth, RawRequest, Source
-from app.protocol.catalog import TemplateContext, find_method
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec.parse import HTTP_METHODS
+from app.spec.spec_text import HTTP_METHODS
 from app.spec.xa2a import X_A2A
 
 _PARAM = re.compile(r"\{([^}/]+)\}")

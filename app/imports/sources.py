@@ -3,7 +3,7 @@
 Kinds are told by content, not by file name: a curl command line starts with ``curl``; JSON
 or YAML is a Postman collection when ``info.schema`` names one, HAR when it has
 ``log.entries``, OpenAPI when it has ``openapi: 3.x``. Files are read with the spec
-reader's limits (:mod:`app.spec.parse`: size cap, safe YAML, duplicate keys found).
+reader's limits (:mod:`app.spec.spec_text`: size cap, safe YAML, duplicate keys found).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 
 from app.imports.build import ImportResult, build
 from app.imports.curl import parse_curl
-from app.imports.har import is_har, parse_har
+from app.imports.har_import import is_har, parse_har
 from app.imports.openapi import is_openapi, parse_openapi
 from app.imports.postman import is_postman, parse_postman
 from app.imports.raw import ImportSourceError, Source
-from app.spec import parse
-from app.spec.parse import SpecError
+from app.spec import spec_text as parse
+from app.spec.spec_text import SpecError
 
 KINDS = {
     "curl": "curl command line",

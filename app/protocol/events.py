@@ -18,12 +18,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from app.protocol.findings import Finding
-from app.protocol.notjson import NOT_JSON as NOT_JSON  # re-exported: its usual home
 from app.protocol.secrets import mask_headers, mask_url_query, redact, redact_bytes
 from app.protocol.types import ProtocolVersion
+from app.protocol.wire.notjson import NOT_JSON as NOT_JSON  # re-exported: its usual home
 
 if TYPE_CHECKING:
-    from app.protocol.stream_items import ItemInfo
+    from app.protocol.stream.stream_items import ItemInfo
 
 Headers = tuple[tuple[str, str], ...]
 """Header or gRPC metadata pairs in wire order; names as sent or received."""
@@ -110,7 +110,7 @@ class RequestSent:
     :func:`app.protocol.secrets.request_secrets`); :meth:`masked` hides them anywhere."""
     descriptors: str = ""
     """gRPC only: which protobuf descriptors encoded the call
-    (:func:`app.protocol.catalog.grpc_descriptors`); empty for HTTP."""
+    (:func:`app.protocol.methods.catalog.grpc_descriptors`); empty for HTTP."""
     tls_unverified: bool = False
     """TLS certificate verification was switched off for this request (``--insecure``)."""
     proxy: str = ""
@@ -165,7 +165,7 @@ class ResponseBody:
     info: ItemInfo | None = None
     """What the body says, classified once off the GUI thread for a big body (a Task with
     20 000 artifacts takes ~30 ms to classify); None: classify it
-    (:func:`app.protocol.stream_items.classify_body`)."""
+    (:func:`app.protocol.stream.stream_items.classify_body`)."""
 
     @property
     def is_json(self) -> bool:
@@ -199,7 +199,7 @@ class BigResponseBody(ResponseBody):
             return value
         if not self._is_json:
             return NOT_JSON
-        from app.protocol.jsonparse import parse_json  # not needed to start the window
+        from app.protocol.wire.jsonparse import parse_json  # not needed to start the window
 
         return parse_json(self.body)[0]
 
@@ -238,7 +238,7 @@ class StreamItem:
     """The SSE ``event:`` field (``"error"`` marks an error frame); empty for gRPC."""
     info: ItemInfo | None = None
     """What the item says, classified once by the transport
-    (:func:`app.protocol.stream_items.classify_item`); None on items built elsewhere."""
+    (:func:`app.protocol.stream.stream_items.classify_item`); None on items built elsewhere."""
     last_event_id: str = ""
     """The SSE last event ID after this frame (it persists across frames until an ``id``
     field resets it, WHATWG "Parsing an event stream"); empty for gRPC."""

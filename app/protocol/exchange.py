@@ -27,8 +27,6 @@ from enum import Enum
 import httpx
 
 from app.protocol.clock import Clock
-from app.protocol.deviations import body_findings, item_findings
-from app.protocol.errors import UsageError
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -44,13 +42,16 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding
-from app.protocol.http import client_for
 from app.protocol.masking import mask_error, mask_event
+from app.protocol.methods.deviations import body_findings, item_findings
+from app.protocol.net.http import client_for
 from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, request_secrets
-from app.protocol.stream_items import ItemKind, TaskState, classify_item
-from app.protocol.transports import grpc, jsonrpc, rest
+from app.protocol.stream.stream_items import ItemKind, TaskState, classify_item
+from app.protocol.transports import grpc, rest
+from app.protocol.transports import jsonrpc_http as jsonrpc
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ async def run(
 
     Deviations the client understands (a 0.3 state spelling in a 1.0 answer, a null id on
     a success) follow their body or item as :class:`ExchangeFinding` s
-    (:mod:`app.protocol.deviations`).
+    (:mod:`app.protocol.methods.deviations`).
 
     Args:
         request: what to send.

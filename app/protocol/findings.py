@@ -3,8 +3,8 @@
 A *protocol error* is an answer the client cannot understand; a *finding* is one it can
 (a 0.3 state spelling in a 1.0 answer, a success response with ``"id": null``, a stream the
 server keeps open after its task ended): the client goes on with what was meant and reports
-the deviation. Stream lifecycle lint (:mod:`app.protocol.lifecycle`), the exchange's checks
-(:mod:`app.protocol.deviations`) and later checks of an agent all speak this one record.
+the deviation. Stream lifecycle lint (:mod:`app.protocol.stream.lifecycle`), the exchange's checks
+(:mod:`app.protocol.methods.deviations`) and later checks of an agent all speak this one record.
 
 Pure data, no I/O, no Qt.
 """

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.protocol.catalog import MethodSpec, TemplateContext, find_method
-from app.protocol.errors import UsageError
 from app.protocol.events import Headers
-from app.protocol.jsonrpc import envelope
-from app.protocol.network import NetworkOptions
+from app.protocol.methods.catalog import MethodSpec, TemplateContext, find_method
+from app.protocol.net.network import NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.jsonrpc_envelope import envelope
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024

@@ -101,7 +101,7 @@ def request_secrets(
     """The credential strings a request carries, to redact from any text shown to the user.
 
     The one registry of an exchange's secrets, by value: ``registered`` (what
-    :func:`app.protocol.auth.apply_auth` and the variable resolver put on the request),
+    :func:`app.protocol.net.auth.apply_auth` and the variable resolver put on the request),
     the values of sensitive headers and query parameters (of ``query`` and of the URL's
     own query string; whole, without their
     ``Bearer``/``Basic`` scheme word, and each ``name=value`` of a ``Cookie``), those of

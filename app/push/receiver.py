@@ -40,7 +40,7 @@ from uvicorn.server import ServerState
 
 from app.protocol.events import NOT_JSON, Headers
 from app.protocol.secrets import mask_headers, redact_bytes, redact_json
-from app.protocol.stream_items import ItemKind, classify_json
+from app.protocol.stream.stream_items import ItemKind, classify_json
 
 log = logging.getLogger(__name__)
 

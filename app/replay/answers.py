@@ -1,6 +1,6 @@
 """What a replay says: the pacing of recorded answers and the loud words of a mismatch.
 
-Shared by the HTTP and the gRPC side of :mod:`app.replay.server`.
+Shared by the HTTP and the gRPC side of :mod:`app.replay.replay_server`.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from typing import Any
 import yaml
 
 from app.errors import WorkbenchError
-from app.spec import parse
-from app.spec.parse import SpecError
+from app.spec import spec_text as parse
+from app.spec.spec_text import SpecError
 
 FORMAT_VERSION = 1
 FORMAT_KEY = "a2aFixture"

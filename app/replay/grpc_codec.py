@@ -2,7 +2,7 @@
 
 ``/lf.a2a.v1.A2AService/SendMessage`` (1.0, ``a2a.types.a2a_pb2``) and
 ``/a2a.v1.A2AService/SendMessage`` (0.3, ``a2a.compat.v0_3``) name their rpc descriptor
-through :func:`app.protocol.catalog.grpc_service`; messages go through
+through :func:`app.protocol.methods.catalog.grpc_service`; messages go through
 ``google.protobuf.json_format`` as camelCase ProtoJSON, as the gRPC binding records them.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import MethodDescriptor
 
-from app.protocol.catalog import grpc_service
+from app.protocol.methods.catalog import grpc_service
 from app.protocol.types import ProtocolVersion
 from app.replay.fixture import Fixture, FixtureError
 

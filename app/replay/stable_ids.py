@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from app.protocol.sse import SseDecoder
+from app.protocol.wire.sse import SseDecoder
 from app.replay.fixture import Fixture, RecordedExchange
 
 _KEYS = {"taskId": "task", "contextId": "context", "messageId": "message"}

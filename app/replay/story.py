@@ -9,7 +9,7 @@ from typing import Any
 
 from app.history.store import HistoryStore
 from app.protocol.events import ExchangeEvent, RequestSent, ResponseBody, StreamItem
-from app.protocol.jsonparse import parse_json
+from app.protocol.wire.jsonparse import parse_json
 from app.replay.matching import http_shape
 from app.replay.stable_ids import ids_in
 

@@ -37,8 +37,8 @@ from app.protocol.events import (
     ResponseBody,
     StreamItem,
 )
-from app.protocol.item_json import json_of_raw
-from app.protocol.stream_items import classify_body, classify_item, normalize_state
+from app.protocol.stream.stream_items import classify_body, classify_item, normalize_state
+from app.protocol.wire.item_json import json_of_raw
 from app.spec.json_paths import PathError, Selection, parse_path, select
 
 
@@ -120,7 +120,7 @@ class Observed:
 
     Kept instead of the parsed JSON: a long stream's thousands of parsed items would be
     walked by every full garbage collection while the stream runs (see
-    :mod:`app.protocol.item_json`); :attr:`items` parses them when an assertion asks."""
+    :mod:`app.protocol.wire.item_json`); :attr:`items` parses them when an assertion asks."""
     final_state: str = ""
     """The last task state reported, normalised (``completed``); "" when none."""
     duration_ms: float | None = None

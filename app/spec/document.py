@@ -5,7 +5,7 @@ this module does not own — other paths, other ``x-`` keys, unknown members, ke
 survives a load–save round trip untouched. Comments do not survive.
 
 - Reading: YAML (anchors, aliases and ``<<`` merge keys welcome) or JSON (no comments),
-  through :mod:`app.spec.parse` (JSON-compatible values only, duplicate keys found, a size
+  through :mod:`app.spec.spec_text` (JSON-compatible values only, duplicate keys found, a size
   limit). OpenAPI 3.2 opens editable; 3.0 and 3.1 open read-only with an upgrade notice.
 - Nothing is fetched: ``$ref`` values leaving the document are reported, never resolved.
 - Writing: YAML without anchors/aliases (PyYAML ``safe_load`` reads it back) or JSON,
@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from app.fileio import atomic_write as atomic_write
-from app.spec import openapi_meta, operations, parse
-from app.spec.parse import HTTP_METHODS as HTTP_METHODS
-from app.spec.parse import MAX_SPEC_BYTES as MAX_SPEC_BYTES
-from app.spec.parse import SpecError as SpecError
-from app.spec.parse import locate_in
+from app.spec import openapi_meta, operations
+from app.spec import spec_text as parse
+from app.spec.spec_text import HTTP_METHODS as HTTP_METHODS
+from app.spec.spec_text import MAX_SPEC_BYTES as MAX_SPEC_BYTES
+from app.spec.spec_text import SpecError as SpecError
+from app.spec.spec_text import locate_in
 from app.spec.xa2a import X_A2A, SavedRequest, XA2AError, from_x_a2a, merge_x_a2a
 
 OPENAPI_VERSION = "3.2.0"
@@ -133,7 +134,7 @@ class SpecDocument:
         problems: what the reader reports: content the data does not hold as written
             (``unrepresented``), invalid ``x-a2a`` blocks (those operations are skipped),
             references to other files or URLs (never fetched).
-        unrepresented: duplicate keys and non-JSON values (see :mod:`app.spec.parse`);
+        unrepresented: duplicate keys and non-JSON values (see :mod:`app.spec.spec_text`);
             while any stand, :meth:`save` refuses to write over the file they came from.
     """
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.protocol.auth import AuthConfig, AuthKind, apply_auth
-from app.protocol.network import NetworkOptions, TlsSettings
+from app.protocol.net.auth import AuthConfig, AuthKind, apply_auth
+from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.assertions import Assertion
@@ -64,7 +64,7 @@ class CleanState:
     key: tuple[object, ...]
     body: str = ""
     """The clean form's body ("" before there is one): the unsaved-marker check compares
-    the editor with it alone (app/ui/body_dirty.py)."""
+    the editor with it alone (app/ui/request/body_dirty.py)."""
 
 
 class RequestDraft:
@@ -184,7 +184,7 @@ class RequestDraft:
 
     def build_request(self, form: Form) -> A2ARequest:
         """The request ``form`` describes, credential and extension headers folded in
-        (:func:`app.protocol.auth.apply_auth`); ``{{variables}}`` resolved when used.
+        (:func:`app.protocol.net.auth.apply_auth`); ``{{variables}}`` resolved when used.
 
         Raises:
             UsageError: the credential cannot be encoded (API key without a name, …).

@@ -8,8 +8,8 @@ later session can refresh instead of asking the user again.
 
 from __future__ import annotations
 
-from app.protocol.errors import UsageError
 from app.protocol.oauth import OAuthConfig, OAuthFlow, Token, TokenCache, split_scopes
+from app.protocol.wire.a2a_errors import UsageError
 from app.spec.variables import NoKeyring, Resolver, SecretStore, keyring_get
 from app.spec.xa2a import secret_scope, variable_name_for
 from app.spec.xa2a_auth import SavedAuth

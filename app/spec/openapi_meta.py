@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from app.spec.parse import HTTP_METHODS
+from app.spec.spec_text import HTTP_METHODS
 from app.spec.xa2a import X_A2A, split_endpoint
 
 ENVIRONMENTS = "x-a2a-environments"

@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from app.protocol.catalog import MethodSpec, find_method, grpc_method
-from app.protocol.rest_route import media_type as rest_media_type
+from app.protocol.methods.catalog import MethodSpec, find_method, grpc_method
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.rest_route import media_type as rest_media_type
 from app.spec.schemas import REF_PREFIX, MethodSchemas, method_schemas
 from app.spec.xa2a import X_A2A, X_PROTOCOL, SavedRequest, strip_private_metadata, to_x_a2a
 

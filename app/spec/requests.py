@@ -1,7 +1,7 @@
 """From a saved request to something sendable: variables resolved, auth folded in.
 
 Also the reverse direction for the auth settings: :func:`auth_to_saved` turns the protocol
-layer's :class:`~app.protocol.auth.AuthConfig` into the file's :class:`SavedAuth`.
+layer's :class:`~app.protocol.net.auth.AuthConfig` into the file's :class:`SavedAuth`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.protocol.auth import (
+from app.protocol.net.auth import (
     ApiKeyLocation,
     AuthConfig,
     AuthKind,
@@ -17,10 +17,10 @@ from app.protocol.auth import (
     secret_header_names,
     secret_query_names,
 )
-from app.protocol.errors import UsageError
 from app.protocol.oauth import OAuthConfig
 from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
 from app.protocol.secrets import with_secrets
+from app.protocol.wire.a2a_errors import UsageError
 from app.spec.oauth_saved import oauth_to_saved, saved_to_oauth
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope
 from app.spec.xa2a import (

@@ -32,7 +32,7 @@ from app.spec.document import (
     validate_operation,
 )
 from app.spec.environments import Environment
-from app.spec.parse import SpecError
+from app.spec.spec_text import SpecError
 from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedRequest, extract_secrets
 

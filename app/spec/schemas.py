@@ -21,7 +21,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from app.protocol.catalog import MethodSpec, grpc_method
+from app.protocol.methods.catalog import MethodSpec, grpc_method
 from app.protocol.types import Binding, ProtocolVersion
 
 REF_PREFIX = "#/components/schemas/"

@@ -2,7 +2,7 @@
 HTTP+JSON, the ProtoJSON body plus a ``grpcurl`` command for gRPC.
 
 Built from the same request mapping the debugger sends with
-(:func:`app.protocol.transports.jsonrpc.build_call`, :func:`...rest.build_call`,
+(:func:`app.protocol.transports.jsonrpc_http.build_call`, :func:`...rest.build_call`,
 :func:`...grpc.metadata_for`), so headers, query and tenant match. Variables whose value is
 given in ``values`` (e.g. ``baseUrl``) are filled in; every other ``{{variable}}`` —
 in particular secrets — becomes an environment variable ``$A2A_WB_<NAME>``.
@@ -23,10 +23,10 @@ from collections.abc import Mapping
 
 import httpx
 
-from app.protocol.catalog import find_method, grpc_method
-from app.protocol.errors import UsageError
-from app.protocol.http import HttpCall
+from app.protocol.methods.catalog import find_method, grpc_method
+from app.protocol.net.http import HttpCall
 from app.protocol.types import Binding
+from app.protocol.wire.a2a_errors import UsageError
 from app.spec.requests import to_a2a_request
 from app.spec.variables import VARIABLE, Resolver, env_name, references
 from app.spec.xa2a import SavedRequest
@@ -56,7 +56,7 @@ def _prepare(saved: SavedRequest, values: Mapping[str, str]) -> tuple[HttpCall |
     resolver = _MarkingResolver(dict(values), environ={}, use_keyring=False)
     request = to_a2a_request(saved, resolver, check_scopes=_host_known(saved, values)).request
     if request.binding is Binding.JSONRPC:
-        from app.protocol.transports import jsonrpc
+        from app.protocol.transports import jsonrpc_http as jsonrpc
 
         return jsonrpc.build_call(request)[0], ""
     if request.binding is Binding.HTTP_JSON:

@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
 from app.errors import WorkbenchError
-from app.protocol.catalog import find_method
+from app.protocol.methods.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.assertions import Assertion
 from app.spec.xa2a_assertions import assertions_from_x_a2a, captures_from_x_a2a, checks_to_x_a2a

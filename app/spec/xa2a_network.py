@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
 
 _TLS_TEXT = {
     "caCert": "ca_cert",

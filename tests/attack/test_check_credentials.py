@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.check.model import CheckStatus
+from app.check.check_model import CheckStatus
 from app.check.runner import CheckOptions, host_of
-from app.protocol.auth import AuthConfig
+from app.protocol.net.auth import AuthConfig
 from tests.attack.stub import card_with, hostile_agent
 from tests.check.helpers import collect
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from app.check.model import CheckStatus
+from app.check.check_model import CheckStatus
 from app.check.runner import MAX_INTERFACES, CheckOptions
 from tests.attack.stub import card_with, hostile_agent
 from tests.check.helpers import collect

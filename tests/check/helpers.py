@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.check.model import CheckEnded, CheckEvent, CheckResult, CheckStatus
+from app.check.check_model import CheckEnded, CheckEvent, CheckResult, CheckStatus
 from app.check.runner import CheckOptions, run_check
 
 

@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.check.model import CheckEnded, CheckProgress, CheckStarted, CheckStatus, EndReason
+from app.check.check_model import CheckEnded, CheckProgress, CheckStarted, CheckStatus, EndReason
 from app.check.runner import CheckOptions
-from app.protocol.auth import AuthConfig
+from app.protocol.net.auth import AuthConfig
 from tests.check.helpers import by_status, collect
 
 # (check id, interface prefix): each a deviation of the SDK, docs/CHECKS.md.

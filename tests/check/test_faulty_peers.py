@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.check.model import CheckStatus
+from app.check.check_model import CheckStatus
 from app.check.runner import CheckOptions
-from app.protocol.auth import AuthConfig
+from app.protocol.net.auth import AuthConfig
 from tests.check.faulty_peers import TOKEN
 from tests.check.helpers import by_status, collect
 

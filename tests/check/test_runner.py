@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.check.model import CheckResult, CheckStatus, EndReason
+from app.check.check_model import CheckResult, CheckStatus, EndReason
 from app.check.runner import CheckOptions, run_check
 from app.errors import UsageError
 from app.history.store import HistoryStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from app.commands.output import Printer
+from app.commands.printer import Printer
 from app.protocol.events import (
     ExchangeEnd,
     Outcome,

@@ -16,7 +16,7 @@ import pytest
 
 from app.protocol import exchange
 from app.protocol.events import ResponseBody
-from app.resources import example_spec
+from app.shipped import example_spec
 from app.spec.document import load
 from app.spec.requests import to_a2a_request
 from app.spec.snippets import curl

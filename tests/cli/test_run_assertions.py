@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.resources import resource_path
+from app.shipped import resource_path
 
 pytestmark = pytest.mark.peer
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.resources import example_spec
+from app.shipped import example_spec
 from app.spec.environments import SECRET_MARKER, X_ENVIRONMENTS
 from app.spec.variables import environment_secret_key, secrets_path
 from tests.cli.test_run import run_cli

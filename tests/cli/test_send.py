@@ -82,7 +82,7 @@ OK_RESULT = (
     b'{"jsonrpc": "2.0", "id": null, "result": '
     b'{"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "ok"}]}}}'
 )
-"""A SendMessage answer that is what the method promises (app.protocol.results)."""
+"""A SendMessage answer that is what the method promises (app.protocol.methods.results)."""
 
 
 def test_body_params_are_sent_verbatim(tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ def test_body_params_are_sent_verbatim(tmp_path: Path) -> None:
     params = '{"message": {"n": 1.50, "z": 1, "a": 2}}'
     (tmp_path / "p.json").write_text(params)
     with bad_server(canned) as url:
-        # The params break the request schema on purpose (app/spec/validate.py): forced.
+        # The params break the request schema on purpose (app/spec/request_validation.py): forced.
         code, lines = send(
             url, "--method", "SendMessage", "--body", str(tmp_path / "p.json"), "--force"
         )

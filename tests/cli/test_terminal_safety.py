@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.output import Printer, neutralise_controls
+from app.commands.printer import Printer, neutralise_controls
 from app.protocol.events import ErrorKind, ExchangeError
 from tests.helpers.bad_server import Canned, bad_server
 

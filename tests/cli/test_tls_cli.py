@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.protocol.network import ProxyMode
+from app.protocol.net.network import ProxyMode
 from app.spec.xa2a import XA2AError, from_x_a2a, to_x_a2a
 from tests.peers.tls_fixtures import PROXY_PASSWORD, ProxyServer, TlsFiles
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from app.demo.server import build_card
+from app.demo.demo_server import build_card
 
 
 def demo_card() -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.generate.model import ALL_BINDINGS, Language, ServerPlan
 from app.generate.plan import plan_from_card
+from app.generate.project_model import ALL_BINDINGS, Language, ServerPlan
 from app.protocol.types import Binding
 from tests.generate.cards import demo_card
 

@@ -16,11 +16,11 @@ import pytest
 from google.protobuf import json_format
 from jwcrypto import jwk
 
-from app.generate.model import Language
 from app.generate.plan import plan_from_card
+from app.generate.project_model import Language
 from app.generate.python_project import write_project
 from app.protocol.card.jwks import parse_jwks
-from app.protocol.card.verify import CardStatus, verify_card
+from app.protocol.card.jws_verify import CardStatus, verify_card
 from tests.generate.cards import card_03
 
 

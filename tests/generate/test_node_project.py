@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.generate.model import ALL_BINDINGS
 from app.generate.node_project import TEMPLATE_FILES, rendered_files, write_project
-from app.generate.output import OutputDirError
+from app.generate.output_dir import OutputDirError
+from app.generate.project_model import ALL_BINDINGS
 from app.protocol.types import Binding
 from tests.generate.plans import demo_plan
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.generate.model import Language
 from app.generate.plan import plan_from_card
-from app.protocol.card.shape import CardShape, detect_shape
+from app.generate.project_model import Language
+from app.protocol.card.card_shape import CardShape, detect_shape
 from app.protocol.types import Binding
 from tests.generate.cards import card_03, demo_card
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.generate.model import Language
-from app.generate.output import OutputDirError
+from app.generate.output_dir import OutputDirError
 from app.generate.plan import plan_from_card
+from app.generate.project_model import Language
 from app.generate.python_project import DEPENDENCIES, TEST_DEPENDENCIES, render, write_project
 from app.generate.write import GeneratorMissing, write
 from app.protocol.types import Binding

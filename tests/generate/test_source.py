@@ -104,7 +104,7 @@ async def test_spec_operation_fetches_its_card_url(
     loaded = await load_source(spec, operation="plain")
     assert loaded.card["name"] == "A2A Workbench demo agent"
     # The shipped example names its card by {{baseUrl}}, which --var (or --env) supplies.
-    example = Path(__file__).resolve().parents[2] / "app/resources/examples/demo-agent.a2a.yaml"
+    example = Path(__file__).resolve().parents[2] / "resources/examples/demo-agent.a2a.yaml"
     values = {"baseUrl": sdk_peer["base_url"]}
     loaded = await load_source(example, operation="sum-numbers-1-0-json-rpc", values=values)
     assert loaded.origin.endswith(f"({sdk_peer['card_url']})")

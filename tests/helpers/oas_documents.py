@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.protocol.catalog import TemplateContext, find_method
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.document import SpecDocument

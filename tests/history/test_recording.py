@@ -16,12 +16,12 @@ import pytest
 
 from app.commands.history import event_records
 from app.history import recorder as recorder_module
-from app.history.har import har_log
+from app.history.har_export import har_log
 from app.history.store import HistoryStore, history_path
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth, secret_header_names
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ExchangeEnd, ExchangeEvent, Outcome, RequestSent, StreamItem
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.net.auth import AuthConfig, apply_auth, secret_header_names
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.sse_server import sse_server

@@ -11,16 +11,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from app.history.har import har_log
+from app.history.har_export import har_log
 from app.history.store import HistoryStore
 from app.imports.build import ImportResult
 from app.imports.curl import parse_curl
 from app.imports.raw import ImportSourceError
 from app.imports.sources import import_file, import_text, parse_text
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth, secret_header_names
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.net.auth import AuthConfig, apply_auth, secret_header_names
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.document import load, validate_openapi
@@ -175,7 +175,7 @@ def test_browser_har() -> None:
 async def test_our_own_har_export_imports_and_resends(
     sdk_peer_token: dict[str, Any], tmp_path: Path
 ) -> None:
-    """Record real exchanges, export HAR (app/history/har.py), import it, send it again."""
+    """Record real exchanges, export HAR (app/history/har_export.py), import it, send it again."""
     auth = AuthConfig.bearer(sdk_peer_token["token"])
     store = HistoryStore.open(tmp_path / "history.db")
     try:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from app.resources import example_spec
+from app.shipped import example_spec
 from tests.helpers.oas_documents import every_auth_document
 
 LINT_DIR = Path(__file__).parent

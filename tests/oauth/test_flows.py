@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth
-from app.protocol.catalog import TemplateContext, default_method
 from app.protocol.events import ExchangeEnd, Outcome
+from app.protocol.methods.catalog import TemplateContext, default_method
+from app.protocol.net.auth import AuthConfig, apply_auth
 from app.protocol.oauth import (
     DeviceAuthorization,
     OAuthConfig,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
 from app.protocol.oauth import OAuthConfig, OAuthError, OAuthFlow, TokenCache, obtain_token
 from app.protocol.oauth.client import authorization_server_network
 from tests.peers.oidc_fixtures import CC_CLIENT

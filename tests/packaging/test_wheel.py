@@ -28,7 +28,7 @@ from tests.peers.launch import start_peer
 pytestmark = [pytest.mark.packaging, pytest.mark.peer, pytest.mark.timeout(600)]
 
 REPO = Path(__file__).resolve().parents[2]
-RESOURCES = REPO / "app" / "resources"
+RESOURCES = REPO / "resources"
 
 
 def _run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
@@ -75,7 +75,7 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 def test_the_wheel_ships_every_resource_file(wheel: Path) -> None:
     tree = {
-        p.relative_to(REPO).as_posix()
+        "app/resources/" + p.relative_to(RESOURCES).as_posix()
         for p in RESOURCES.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     }
@@ -109,7 +109,7 @@ def test_the_installed_app_passes_its_selftest(installed: dict[str, Any]) -> Non
 def test_the_installed_app_runs_the_shipped_example(installed: dict[str, Any]) -> None:
     exe = str(installed["root"] / "bin" / "a2a-workbench")
     env, cwd = installed["env"], installed["cwd"]
-    find = "import app.resources as r; print(r.example_spec())"
+    find = "import app.shipped as r; print(r.example_spec())"
     example = _run([str(installed["python"]), "-c", find], env=env, cwd=cwd).stdout.strip()
     agent = [exe, "demo-agent", "--host", "127.0.0.1", "--port", "0", "--grpc-port", "0"]
     peer = start_peer(agent, env=env, cwd=str(cwd))

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.auth import (
+from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
+from app.protocol.methods.catalog import TemplateContext, default_method
+from app.protocol.net.auth import (
     ApiKeyLocation,
     AuthConfig,
     apply_auth,
@@ -20,12 +22,10 @@ from app.protocol.auth import (
     secret_header_names,
     secret_query_names,
 )
-from app.protocol.catalog import TemplateContext, default_method
-from app.protocol.errors import UsageError
-from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.secrets import mask_url_query
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
 
 REPO = Path(__file__).resolve().parents[2]
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3

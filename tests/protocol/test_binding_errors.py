@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.binding_errors import card_hint, says_other_binding
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ExchangeError
+from app.protocol.methods.binding_errors import card_hint, says_other_binding
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 

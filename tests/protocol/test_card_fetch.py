@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app.protocol.card.card_json import parse_card_json
 from app.protocol.card.fetch import CardCache, fetch_card, resolve_card_url
-from app.protocol.card.parse import parse_card_json
 
 CARD = {"name": "Loopback", "description": "d", "version": "1"}
 CARD_BYTES = json.dumps(CARD).encode()

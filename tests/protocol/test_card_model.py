@@ -10,8 +10,8 @@ from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
-from app.protocol.card.shape import CardProblem, CardShape, Severity, detect_shape
-from app.protocol.card.validate import validate_card
+from app.protocol.card.card_shape import CardProblem, CardShape, Severity, detect_shape
+from app.protocol.card.card_validate import validate_card
 from app.protocol.card.view import normalize_card
 
 V1: dict[str, Any] = {

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.protocol.card.card_json import parse_card_json
+from app.protocol.card.card_shape import CardShape, Severity
 from app.protocol.card.fetch import CardCache, CardFetchResult
-from app.protocol.card.parse import parse_card_json
 from app.protocol.card.read import ReadOutcome, examine, read_bytes, read_card
-from app.protocol.card.shape import CardShape, Severity
 
 URL = "http://h/.well-known/agent-card.json"
 CARD = {"name": "Read me", "supportedInterfaces": []}

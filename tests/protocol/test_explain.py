@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from app.protocol.catalog import TemplateContext, find_method
-from app.protocol.convert import ConversionError, convert_request
-from app.protocol.explain import explain_request, explain_response
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.methods.convert import ConversionError, convert_request
+from app.protocol.methods.explain import explain_request, explain_response
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from app.protocol.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, methods_for
-from app.protocol.convert import convert_request, counterpart
 from app.protocol.events import ExchangeEnd, ExchangeError, ExchangeEvent, Outcome, ResponseBody
 from app.protocol.exchange import run
+from app.protocol.methods.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, methods_for
+from app.protocol.methods.convert import convert_request, counterpart
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.deviations import body_findings, item_findings
 from app.protocol.events import (
     NOT_JSON,
     ExchangeEnd,
@@ -20,9 +19,10 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding, Severity
+from app.protocol.methods.deviations import body_findings, item_findings
 from app.protocol.request import A2ARequest
-from app.protocol.stream_items import ItemKind, TaskState, classify_json
-from app.protocol.stream_session import StreamSession
+from app.protocol.stream.stream_items import ItemKind, TaskState, classify_json
+from app.protocol.stream.stream_session import StreamSession
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.bad_server import Canned, bad_server
 from tests.helpers.sse_server import HANG, sse_server

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext
 from app.protocol.events import ExchangeEnd, ExchangeFinding, StreamItem
-from app.protocol.stream_session import StreamSession
+from app.protocol.methods.catalog import TemplateContext
+from app.protocol.stream.stream_session import StreamSession
 from app.protocol.types import Binding, ProtocolVersion
 from tests.protocol.test_streaming_peers import CELLS, _request
 

@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from app.protocol.catalog import METHODS, MethodRole, find_method, method_for_role
-from app.protocol.followups import (
+from app.protocol.methods.catalog import METHODS, MethodRole, find_method, method_for_role
+from app.protocol.request import A2ARequest
+from app.protocol.stream.followups import (
     follow_up_method,
     is_send,
     is_streaming,
     task_request,
     template_context,
 )
-from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 
 V1 = ProtocolVersion.V1_0

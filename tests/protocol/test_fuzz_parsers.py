@@ -11,19 +11,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.protocol.card.card_json import parse_card_json
+from app.protocol.card.card_validate import validate_card
 from app.protocol.card.jwks import JwksError, parse_jwks
-from app.protocol.card.parse import parse_card_json
-from app.protocol.card.validate import validate_card
-from app.protocol.errors import UsageError
 from app.protocol.events import NOT_JSON
-from app.protocol.jsonparse import parse_event_data, parse_json
-from app.protocol.jsonrpc import classify_response
 from app.protocol.request import A2ARequest
-from app.protocol.sse import SseDecoder
-from app.protocol.stream_items import classify_frame
+from app.protocol.stream.stream_items import classify_frame
 from app.protocol.transports import grpc as grpc_transport
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding
+from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.jsonparse import parse_event_data, parse_json
+from app.protocol.wire.jsonrpc_envelope import classify_response
+from app.protocol.wire.sse import SseDecoder
 from app.spec.document import SpecError, loads
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ResponseBody, StreamItem
-from app.protocol.gaps import Gaps, find_gaps, missed_updates
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.stream_items import TaskState, classify_json
+from app.protocol.stream.gaps import Gaps, find_gaps, missed_updates
+from app.protocol.stream.stream_items import TaskState, classify_json
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, StreamItem
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.transports.grpc_reader import BATCH_ITEMS, WAITING_ITEMS, ThreadedReader
 from app.protocol.types import Binding, ProtocolVersion

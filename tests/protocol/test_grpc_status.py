@@ -8,7 +8,7 @@ import pytest
 from google.protobuf.any_pb2 import Any as AnyProto
 from google.rpc import error_details_pb2, status_pb2
 
-from app.protocol.grpc_status import (
+from app.protocol.wire.grpc_status import (
     STATUS_DETAILS_KEY,
     decode_status,
     metadata_pairs,

@@ -10,9 +10,9 @@ from typing import Any
 import orjson
 import pytest
 
-from app.protocol import jsonsteps
 from app.protocol.events import NOT_JSON
-from app.protocol.jsonparse import parse_json
+from app.protocol.wire import jsonsteps
+from app.protocol.wire.jsonparse import parse_json
 
 
 def _random_value(rng: random.Random, depth: int = 0) -> Any:
@@ -75,8 +75,8 @@ def test_a_big_body_parses_as_before_and_errors_read_the_same() -> None:
 def test_a_big_body_is_classified_in_the_worker_with_its_parse() -> None:
     import asyncio
 
-    from app.protocol.http import parse_body
-    from app.protocol.stream_items import classify_json
+    from app.protocol.net.http import parse_body
+    from app.protocol.stream.stream_items import classify_json
 
     task = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_COMPLETED"}}
     task["artifacts"] = [

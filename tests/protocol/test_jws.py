@@ -18,7 +18,7 @@ from jwcrypto import jws as jwcrypto_jws
 
 from app.protocol.card.canonical import Profile
 from app.protocol.card.jwks import parse_jwks
-from app.protocol.card.verify import (
+from app.protocol.card.jws_verify import (
     TRUST_NOTE,
     CardStatus,
     InvalidReason,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.protocol.lifecycle import StreamEnding, StreamLinter
-from app.protocol.stream_items import classify_json
+from app.protocol.stream.lifecycle import StreamEnding, StreamLinter
+from app.protocol.stream.stream_items import classify_json
 from app.protocol.types import ProtocolVersion
 
 V1 = ProtocolVersion.V1_0

@@ -12,15 +12,16 @@ from typing import Any
 import httpx
 import pytest
 
-from app.commands.output import Printer, body_value
-from app.protocol import decoding, exchange
+from app.commands.printer import Printer, body_value
+from app.protocol import exchange
+from app.protocol.card.card_json import parse_card_json
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
-from app.protocol.card.parse import parse_card_json
 from app.protocol.events import NOT_JSON, ExchangeError, Outcome, ResponseBody, StreamItem
-from app.protocol.http import describe_transport_error, parse_body
-from app.protocol.jsonparse import MAX_DEPTH, MAX_INTEGER_DIGITS, parse_event_data, parse_json
+from app.protocol.net.http import describe_transport_error, parse_body
 from app.protocol.request import A2ARequest
+from app.protocol.wire import decoding
+from app.protocol.wire.jsonparse import MAX_DEPTH, MAX_INTEGER_DIGITS, parse_event_data, parse_json
 from app.spec.document import SpecError, loads
 from tests.helpers.bad_server import Canned, bad_server
 

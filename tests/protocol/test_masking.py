@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 
-from app.protocol.auth import AuthConfig, apply_auth
 from app.protocol.events import (
     ErrorKind,
     ExchangeError,
@@ -14,6 +13,7 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.masking import mask_event
+from app.protocol.net.auth import AuthConfig, apply_auth
 from app.protocol.request import A2ARequest
 from app.protocol.secrets import MASK, request_secrets
 from app.protocol.types import Binding, ProtocolVersion

@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 
-from app.protocol.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, find_method
 from app.protocol.events import (
     ErrorKind,
     ExchangeEnd,
@@ -35,6 +34,7 @@ from app.protocol.events import (
     ResponseHead,
 )
 from app.protocol.exchange import run
+from app.protocol.methods.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 

@@ -19,19 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.errors import UsageError
-from app.protocol.artifacts import (
-    DATA,
-    FILE,
-    TEXT,
-    ArtifactView,
-    artifacts_in,
-    may_carry_artifacts,
-    merge,
-    read_part,
-    suggested_name,
-)
-from app.protocol.catalog import TemplateContext, find_method
-from app.protocol.parts import (
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.methods.parts import (
     Attachment,
     Dialect,
     PartKind,
@@ -45,6 +34,17 @@ from app.protocol.parts import (
     uri_attachment,
 )
 from app.protocol.request import render_body
+from app.protocol.stream.artifacts import (
+    DATA,
+    FILE,
+    TEXT,
+    ArtifactView,
+    artifacts_in,
+    may_carry_artifacts,
+    merge,
+    read_part,
+    suggested_name,
+)
 from app.protocol.types import Binding, ProtocolVersion
 
 

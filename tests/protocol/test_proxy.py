@@ -17,8 +17,8 @@ import pytest
 from app.errors import UsageError
 from app.protocol.card.fetch import fetch_card
 from app.protocol.events import Outcome, RequestSent
-from app.protocol.http import client_for
-from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings
+from app.protocol.net.http import client_for
+from app.protocol.net.network import NetworkOptions, ProxyMode, ProxySettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 from tests.peers.tls_fixtures import PROXY_PASSWORD, PROXY_USER, ProxyServer, TlsFiles

@@ -8,7 +8,7 @@ import dataclasses
 import json
 
 from app.protocol.events import KEEP_VALUE_BYTES, NOT_JSON, BigResponseBody, ResponseBody
-from app.protocol.http import body_event, parse_body
+from app.protocol.net.http import body_event, parse_body
 from app.spec.assertions import Assertion, AssertionOp, Observed, capture, evaluate
 
 

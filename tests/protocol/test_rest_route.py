@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from app.protocol.catalog import METHODS, TemplateContext, find_method
-from app.protocol.errors import UsageError
-from app.protocol.rest_route import RestRoute, build_route, http_rules
+from app.protocol.methods.catalog import METHODS, TemplateContext, find_method
 from app.protocol.transports.rest import join_url
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.rest_route import RestRoute, build_route, http_rules
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
 

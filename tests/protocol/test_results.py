@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from app.protocol.catalog import find_method
-from app.protocol.results import allows_empty_body, check_result
+from app.protocol.methods.catalog import find_method
+from app.protocol.methods.results import allows_empty_body, check_result
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3

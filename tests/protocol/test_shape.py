@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.protocol.catalog import TemplateContext, methods_for
+from app.protocol.methods.body_shape import ShapeIssue, check_body, expected_shape
+from app.protocol.methods.catalog import TemplateContext, methods_for
 from app.protocol.request import render_body
-from app.protocol.shape import ShapeIssue, check_body, expected_shape
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3

@@ -24,15 +24,15 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.http import HttpCall, new_client
-from app.protocol.jsonparse import parse_event_data as parse_text
+from app.protocol.net.http import HttpCall, new_client
 from app.protocol.request import A2ARequest
-from app.protocol.sse import SseDecoder, SseEvent
-from app.protocol.stream_items import ItemKind, classify_item
-from app.protocol.transports.jsonrpc import JsonRpcJudge
+from app.protocol.stream.stream_items import ItemKind, classify_item
+from app.protocol.transports.jsonrpc_http import JsonRpcJudge
 from app.protocol.transports.rest import RestJudge
 from app.protocol.transports.sse_http import send_streaming
 from app.protocol.types import ProtocolVersion
+from app.protocol.wire.jsonparse import parse_event_data as parse_text
+from app.protocol.wire.sse import SseDecoder, SseEvent
 from tests.helpers.sse_server import HANG, sse_server
 
 

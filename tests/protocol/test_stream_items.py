@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.protocol.events import NOT_JSON, StreamItem
-from app.protocol.stream_items import (
+from app.protocol.stream.stream_items import (
     ItemKind,
     TaskState,
     classify_item,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from app.protocol.events import ErrorKind, ExchangeError, Outcome, ResponseBody, StreamItem
-from app.protocol.lifecycle import StreamEnding
-from app.protocol.stream_items import ItemKind, TaskState
-from app.protocol.stream_session import StreamSession
+from app.protocol.stream.lifecycle import StreamEnding
+from app.protocol.stream.stream_items import ItemKind, TaskState
+from app.protocol.stream.stream_session import StreamSession
 from app.protocol.types import ProtocolVersion
 
 

@@ -14,11 +14,17 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, StreamItem
-from app.protocol.lifecycle import StreamEnding, StreamLinter
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.stream_items import ItemInfo, ItemKind, TaskState, classify_item, classify_json
+from app.protocol.stream.lifecycle import StreamEnding, StreamLinter
+from app.protocol.stream.stream_items import (
+    ItemInfo,
+    ItemKind,
+    TaskState,
+    classify_item,
+    classify_json,
+)
 from app.protocol.types import Binding, ProtocolVersion
 
 pytestmark = pytest.mark.peer

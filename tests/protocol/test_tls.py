@@ -27,9 +27,9 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.exchange import run
-from app.protocol.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.network import NetworkOptions, ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.tls_context import ssl_context
 from app.protocol.request import A2ARequest
-from app.protocol.tls import ssl_context
 from app.protocol.types import Binding
 from tests.helpers.echo_server import echo_server
 from tests.peers.tls_fixtures import PKCS12_PASSWORD, TlsFiles, TlsStub

@@ -16,8 +16,8 @@ from jwcrypto import jwk
 
 from app.commands.verify import main
 from app.protocol.card.jwks import parse_jwks
+from app.protocol.card.jws_verify import InvalidReason, ProfileMode, Verdict, verify_card
 from app.protocol.card.read import DUPLICATE_KEY_MESSAGE
-from app.protocol.card.verify import InvalidReason, ProfileMode, Verdict, verify_card
 from tests.protocol.test_verify_cli import CARD
 
 

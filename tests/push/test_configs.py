@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.protocol.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, find_method
+from app.protocol.methods.catalog import WEBHOOK_PLACEHOLDER, TemplateContext, find_method
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.push.configs import fill_push_config

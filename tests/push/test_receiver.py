@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import NOT_JSON, ExchangeError, ResponseBody
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.stream_items import classify_json
+from app.protocol.stream.stream_items import classify_json
 from app.protocol.types import Binding, ProtocolVersion
 from app.push.receiver import MAX_BODY_BYTES, TOKEN_HEADER, PushDelivery, PushReceiver
 

@@ -17,9 +17,9 @@ import httpx
 
 from app.history.store import HistoryStore
 from app.protocol import exchange
-from app.protocol.auth import AuthConfig, apply_auth, secret_header_names
-from app.protocol.catalog import TemplateContext, find_method
 from app.protocol.events import ExchangeEvent, RequestSent
+from app.protocol.methods.catalog import TemplateContext, find_method
+from app.protocol.net.auth import AuthConfig, apply_auth, secret_header_names
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding, ProtocolVersion
 

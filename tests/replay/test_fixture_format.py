@@ -26,7 +26,6 @@ from app.protocol.events import (
 )
 from app.protocol.request import A2ARequest
 from app.replay.answers import with_request_id
-from app.replay.card import served_card
 from app.replay.fixture import (
     Answer,
     Fixture,
@@ -40,6 +39,7 @@ from app.replay.fixture import (
     to_document,
 )
 from app.replay.matching import Matcher, grpc_shape, http_shape
+from app.replay.replay_card import served_card
 from app.replay.stable_ids import stable_ids
 from tests.replay.session import REPO
 

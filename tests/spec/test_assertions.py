@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app.protocol.events import NOT_JSON, ExchangeEnd, Outcome, ResponseBody, StreamItem
-from app.protocol.item_json import json_of_raw
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.item_json import json_of_raw
 from app.spec import assertions
 from app.spec.assertions import Assertion, AssertionOp, Observed, capture, evaluate, problem
 from app.spec.json_paths import PathError, select
@@ -247,7 +247,7 @@ def test_the_bundled_scenario_is_a_valid_openapi_document() -> None:
     import yaml
     from openapi_spec_validator import validate
 
-    from app.resources import resource_path
+    from app.shipped import resource_path
     from app.spec.document import load
 
     path = resource_path("examples/demo-scenario.a2a.yaml")

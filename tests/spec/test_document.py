@@ -13,11 +13,12 @@ import yaml
 from openapi_spec_validator import validate
 
 from app import fileio
-from app.protocol.catalog import METHODS, TemplateContext
+from app.protocol.methods.catalog import METHODS, TemplateContext
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
-from app.resources import example_spec
-from app.spec import document, parse
+from app.shipped import example_spec
+from app.spec import document
+from app.spec import spec_text as parse
 from app.spec.document import SpecDocument, SpecError, load, loads
 from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from app.protocol.auth import AuthConfig
+from app.protocol.net.auth import AuthConfig
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.draft import Form, RequestDraft, first_text, uses_variables
 from app.spec.variables import Resolver

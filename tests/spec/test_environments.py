@@ -8,7 +8,7 @@ import pytest
 
 from app.errors import UsageError
 from app.protocol.types import Binding, ProtocolVersion
-from app.resources import example_spec
+from app.shipped import example_spec
 from app.spec import environments as envs
 from app.spec import variables
 from app.spec.document import SpecDocument, load

@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 import pytest
 import yaml
 
-from app.resources import example_spec
-from app.spec import document, parse
+from app.shipped import example_spec
+from app.spec import document
+from app.spec import spec_text as parse
 from app.spec.document import SpecDocument, SpecError, load, loads, validate_operation
 
 EXAMPLE = example_spec()

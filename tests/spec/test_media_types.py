@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from app.protocol import exchange
-from app.protocol.catalog import TemplateContext, methods_for
 from app.protocol.events import RequestSent
+from app.protocol.methods.catalog import TemplateContext, methods_for
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.operations import build_operation

@@ -6,7 +6,7 @@ import dataclasses
 
 from app.history import codec
 from app.protocol.events import RequestSent
-from app.protocol.network import ProxyMode, ProxySettings, TlsSettings
+from app.protocol.net.network import ProxyMode, ProxySettings, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from app.session import request_from_dict, request_to_dict

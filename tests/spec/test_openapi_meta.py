@@ -11,7 +11,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from app.protocol.types import Binding
-from app.resources import example_spec
+from app.shipped import example_spec
 from app.spec import openapi_meta
 from app.spec.document import SpecDocument, load
 from app.spec.save import save_request

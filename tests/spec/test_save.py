@@ -9,10 +9,10 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from app.protocol.catalog import TemplateContext, find_method
+from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import render_body
 from app.protocol.types import Binding, ProtocolVersion
-from app.resources import example_spec
+from app.shipped import example_spec
 from app.spec import save
 from app.spec.document import SpecDocument, load
 from app.spec.save import for_target, same_file, save_request, save_target

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from app import fileio
-from app.protocol.errors import UsageError
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
 from app.spec import variables
 from app.spec.document import SpecDocument, load
 from app.spec.requests import to_a2a_request

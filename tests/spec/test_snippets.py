@@ -283,7 +283,7 @@ def test_snippet_kinds_and_dispatch() -> None:
 
 @pytest.mark.parametrize("name", ["@/etc/passwd", "X Evil", "X:Y", "", "a\nb"])
 def test_header_names_that_are_not_tokens_get_no_snippet(name: str) -> None:
-    from app.protocol.errors import UsageError
+    from app.protocol.wire.a2a_errors import UsageError
 
     saved = SavedRequest(**{**_fields(jsonrpc_request("v")), "headers": ((name, "v"),)})
     with pytest.raises(UsageError, match="not a valid HTTP field name"):

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.protocol.catalog import TemplateContext, methods_for
+from app.protocol.methods.body_shape import ShapeIssue
+from app.protocol.methods.catalog import TemplateContext, methods_for
 from app.protocol.request import render_body
-from app.protocol.shape import ShapeIssue
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec.validate import check_request_body, schema_problems
+from app.spec.request_validation import check_request_body, schema_problems
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The GUI's options are read without argparse when spelt out plainly (the first paint
-does not wait for the parser, app/ui/application.py), with argparse's result."""
+does not wait for the parser, app/ui/shell/application.py), with argparse's result."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from app.commands import SUMMARIES
 from app.commands.cli import gui_parser
-from app.ui.application import parse_args, plain_args
+from app.ui.shell.application import parse_args, plain_args
 
 PLAIN = [
     [],

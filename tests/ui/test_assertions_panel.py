@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.spec.assertions import Assertion, AssertionOp
-from app.ui.assertions_panel import AssertionsPanel
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.theme import brushes
+from app.ui.request.assertions_panel import AssertionsPanel
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.theme import brushes
 from tests.helpers.screenshots import SHOTS
 from tests.ui.test_request_tab import find, send_and_wait, type_into
 

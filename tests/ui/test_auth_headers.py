@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from app.protocol.auth import AuthKind
 from app.protocol.events import Outcome
-from app.ui.headers_model import ExtensionsModel, HeaderRow, HeadersModel
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.response_view import ResponseView
+from app.protocol.net.auth import AuthKind
+from app.ui.request.headers_model import ExtensionsModel, HeaderRow, HeadersModel
+from app.ui.request.request_tab import RequestTab
+from app.ui.response.response_view import ResponseView
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
 
 pytestmark = pytest.mark.gui

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from app.protocol.auth import AuthKind
+from app.protocol.net.auth import AuthKind
 from app.spec import variables
 from app.spec.document import load
 from app.spec.requests import to_a2a_request
 from app.spec.variables import NoKeyring, ScopeError
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 TOKEN = "tok-0123456789-secret"

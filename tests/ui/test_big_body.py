@@ -18,11 +18,11 @@ from PySide6.QtGui import QImage, QPainter
 from app import heap
 from app.protocol.events import KEEP_VALUE_BYTES, BigResponseBody
 from app.spec.assertions import AssertionOp, Observed
-from app.ui.artifacts_view import MAX_SHOWN
-from app.ui.big_text_view import BigTextView
-from app.ui.formatting import pretty_json
-from app.ui.main_window import MainWindow
-from app.ui.pretty_buffer import WRITE_ERRORS, build, pretty_bytes, pretty_bytes_taking
+from app.ui.response.artifacts_view import MAX_SHOWN
+from app.ui.response.big_text_view import BigTextView
+from app.ui.response.formatting import pretty_json
+from app.ui.response.pretty_buffer import WRITE_ERRORS, build, pretty_bytes, pretty_bytes_taking
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
 from tests.ui.test_response_tools import child, click, new_tab
 from tests.ui.test_responsiveness import MAX_STALL_S, StallMeter
@@ -330,7 +330,7 @@ def test_a_big_body_the_pretty_writer_fails_on_still_shows_and_the_exchange_ends
 ) -> None:
     # Any failure formatting a big body (a writer bug, a value it cannot handle) showed
     # nothing and ended the exchange without an outcome; now the body shows as received.
-    from app.ui import exchange_presenter
+    from app.ui.response import exchange_presenter
 
     def broken(event: object) -> object:
         raise RuntimeError("writer broke")

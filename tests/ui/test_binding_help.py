@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QFrame, QLabel, QLineEdit, QPushButton, QWidget
 
 from app.protocol.events import Outcome
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 

@@ -1,5 +1,5 @@
 """The unsaved marker follows the body editor key by key, also for a big body, without
-reading the whole text per key (app/ui/body_dirty.py)."""
+reading the whole text per key (app/ui/request/body_dirty.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 

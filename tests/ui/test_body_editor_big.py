@@ -1,5 +1,5 @@
 """A big request body opens read-only in the big view (bodyBigView) with *Edit anyway*
-(editAnywayButton), which brings the normal editor back (app/ui/body_editor.py)."""
+(editAnywayButton), which brings the normal editor back (app/ui/request/body_editor.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QWidget
 
-from app.ui import pretty_buffer
-from app.ui.big_text_view import BigTextView
-from app.ui.main_window import MainWindow
-from app.ui.pretty_buffer import PrettyBuffer
+from app.ui.response import pretty_buffer
+from app.ui.response.big_text_view import BigTextView
+from app.ui.response.pretty_buffer import PrettyBuffer
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 from tests.ui.test_response_tools import child, click
 from tests.ui.test_responsiveness import StallMeter

@@ -15,12 +15,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QTableView
 
-from app.protocol.card.shape import CardShape
+from app.protocol.card.card_shape import CardShape
 from app.protocol.types import Binding, ProtocolVersion
-from app.ui.card_models import InterfacesModel
-from app.ui.card_panel import CardPanel
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
+from app.ui.card.card_models import InterfacesModel
+from app.ui.card.card_panel import CardPanel
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
 
 pytestmark = pytest.mark.gui
@@ -355,7 +355,7 @@ def test_load_card_from_file_shows_it_and_the_request_builder_for_extended_card(
     assert tab.endpoint_edit.text() == "http://x/"
     assert panel.status_label.text() == "Cannot use"
 
-    from app.ui.extended_card import extended_card_request
+    from app.ui.card.extended_card import extended_card_request
 
     ext = extended_card_request(request)
     assert ext.method == "GetExtendedAgentCard"

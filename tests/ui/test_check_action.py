@@ -12,11 +12,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
 
-from app.check.model import CheckEvent, CheckStatus, EndReason
+from app.check.check_model import CheckEvent, CheckStatus, EndReason
 from app.check.runner import CheckOptions, run_check
-from app.ui.check_report import CheckReportView
-from app.ui.check_report_model import CHECK, EXCHANGE_ROLE
-from app.ui.main_window import MainWindow
+from app.ui.check.check_report import CheckReportView
+from app.ui.check.check_report_model import CHECK, EXCHANGE_ROLE
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 
 pytestmark = [pytest.mark.gui, pytest.mark.peer]

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLabel, QProgressBar, QPushButton, QTreeView
 
-from app.check.model import (
+from app.check.check_model import (
     CheckArea,
     CheckEnded,
     CheckEvent,
@@ -24,9 +24,9 @@ from app.check.model import (
     CheckStatus,
     EndReason,
 )
-from app.ui.check_report import CheckReportView
-from app.ui.check_report_model import CHECK, EXCHANGE_ROLE, STATUS
-from app.ui.theme import brushes
+from app.ui.check.check_report import CheckReportView
+from app.ui.check.check_report_model import CHECK, EXCHANGE_ROLE, STATUS
+from app.ui.shell.theme import brushes
 from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui

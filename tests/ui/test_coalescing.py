@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from app.protocol.events import ExchangeEnd, Outcome, StreamItem
-from app.ui.request_controller import _COALESCE_EVENTS, _Coalescer
+from app.ui.request.request_controller import _COALESCE_EVENTS, _Coalescer
 
 
 def _item(n: int) -> StreamItem:

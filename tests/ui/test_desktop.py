@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.settings import ThemeChoice, settings_path
-from app.ui.command_palette import CommandPalette
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.command_palette import CommandPalette
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.gui
 def _light_afterwards(qapp: Any) -> Iterator[None]:
     """The theme is application-wide: later tests start with the default one."""
     yield
-    from app.ui.theme import manager
+    from app.ui.shell.theme import manager
 
     manager().apply(ThemeChoice.SYSTEM)
 
@@ -88,9 +88,9 @@ def test_menu_bar_lists_file_edit_view_request_help(window: MainWindow) -> None:
 def test_a_deferred_window_paints_the_menu_titles_then_gets_the_same_menus(
     window: MainWindow, qloop: Any
 ) -> None:
-    # The app's start (app/ui/application.py): the first frame shows the titles, the
+    # The app's start (app/ui/shell/application.py): the first frame shows the titles, the
     # actions come in complete_setup(); then nothing may differ from an eager window.
-    from app.ui.menus import menu_actions
+    from app.ui.shell.menus import menu_actions
 
     def listing(win: MainWindow) -> list[tuple[str, str, str]]:
         return [(path, a.objectName(), a.shortcut().toString()) for path, a in menu_actions(win)]

@@ -14,11 +14,11 @@ import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit
 
-from app.protocol.auth import AuthKind
+from app.protocol.net.auth import AuthKind
 from app.session import session_path
 from app.spec.document import SpecDocument
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 

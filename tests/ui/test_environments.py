@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QToolTip
 from app.protocol.events import Outcome
 from app.spec.document import load
 from app.spec.environments import SECRET_MARKER, X_ENVIRONMENTS
-from app.ui.environment_combo import EnvironmentCombo
-from app.ui.environments_dialog import SECRET_COL, VALUE_COL, EnvironmentsDialog
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import EXAMPLE_SPEC
-from app.ui.variable_marks import MASK, UNRESOLVED_PROPERTY, VariableMarks
+from app.ui.collections.environment_combo import EnvironmentCombo
+from app.ui.collections.environments_dialog import SECRET_COL, VALUE_COL, EnvironmentsDialog
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
+from app.ui.request.request_tab import RequestTab
+from app.ui.request.variable_marks import MASK, UNRESOLVED_PROPERTY, VariableMarks
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_auth_headers import send_and_wait
 
 pytestmark = pytest.mark.gui

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton,
 
 from app.protocol.events import Outcome
 from app.protocol.types import ProtocolVersion
-from app.ui.explainer_view import ExplainerView
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.response_view import ResponseView
+from app.ui.request.explainer_view import ExplainerView
+from app.ui.request.request_tab import RequestTab
+from app.ui.response.response_view import ResponseView
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui

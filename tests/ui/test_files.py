@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.events import Outcome
-from app.protocol.parts import MAX_INLINE_BYTES, format_size
-from app.ui.artifacts_view import ArtifactsView
-from app.ui.attachments_panel import AttachmentsPanel, DataPartDialog
-from app.ui.card_panel import CardPanel
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
+from app.protocol.methods.parts import MAX_INLINE_BYTES, format_size
+from app.ui.card.card_panel import CardPanel
+from app.ui.request.attachments_panel import AttachmentsPanel, DataPartDialog
+from app.ui.request.request_tab import RequestTab
+from app.ui.response.artifacts_view import ArtifactsView
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 from tests.protocol.test_parts import PAYLOAD, tiny_png
 from tests.ui.test_request_tab import find, new_tab, send_and_wait, type_into

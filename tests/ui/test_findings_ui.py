@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QLineEdit, QPushButton
 
 from app.protocol.events import Outcome
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
 from tests.ui.test_request_tab import find, new_tab, send_and_wait, type_into
 

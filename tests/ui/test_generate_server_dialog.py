@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QTableWidget,
 )
 
-from app.ui.generate_server_dialog import GenerateServerDialog
-from app.ui.main_window import MainWindow
+from app.ui.collections.generate_server_dialog import GenerateServerDialog
+from app.ui.shell.main_window import MainWindow
 from tests.generate.cards import card_03, demo_card
 from tests.generate.test_source import _request, _spec
 from tests.helpers.screenshots import SHOTS

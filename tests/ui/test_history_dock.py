@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QMessageBox, QPushButton, QT
 from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable, history_path
 from app.protocol.events import ExchangeEnd, Outcome, RequestSent
 from app.protocol.request import A2ARequest
-from app.ui.history_dock import HistoryDock, HistoryPanel
-from app.ui.history_model import HistoryModel
-from app.ui.main_window import MainWindow
-from app.ui.response_view import ResponseView
-from app.ui.widgets import CodeView
+from app.ui.history.history_dock import HistoryDock, HistoryPanel
+from app.ui.history.history_model import HistoryModel
+from app.ui.response.response_view import ResponseView
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.widgets import CodeView
 from tests.ui.test_request_tab import find, new_tab, send_and_wait, type_into
 
 pytestmark = pytest.mark.gui

@@ -14,10 +14,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialogButtonBox, QLineEdit, QPlainTextEdit
 
-from app.protocol.catalog import TemplateContext
+from app.protocol.methods.catalog import TemplateContext
 from app.protocol.types import Binding
 from app.replay.fixture import load
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 from tests.replay.session import record, request_for, stream_task_id
 from tests.ui.test_history_dock import open_dock, select_rows, wait_rows

@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableView
 
 from app.spec.document import load
-from app.ui.import_dialog import ImportDialog
-from app.ui.main_window import MainWindow
+from app.ui.collections.import_dialog import ImportDialog
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 
 pytestmark = pytest.mark.gui

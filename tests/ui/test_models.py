@@ -24,13 +24,13 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QPushButton
 
 import app.ui
-from app.check.model import CheckArea, CheckResult, CheckStarted, CheckStatus
+from app.check.check_model import CheckArea, CheckResult, CheckStarted, CheckStatus
 from app.spec.assertions import Assertion, AssertionOp
-from app.ui.explainer_view import open_explainer
-from app.ui.import_dialog import open_import
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import EXAMPLE_SPEC
+from app.ui.collections.import_dialog import open_import
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
+from app.ui.request.explainer_view import open_explainer
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = [pytest.mark.gui, pytest.mark.peer]
 

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QMenu, QPushButton
 
 from app.protocol.events import Outcome
-from app.ui import theme
-from app.ui.main_window import MainWindow
-from app.ui.oauth_panel import DeviceCodePrompt, OAuthPanel
+from app.ui.request.oauth_panel import DeviceCodePrompt, OAuthPanel
+from app.ui.shell import theme
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.oidc_browser import browse
 from tests.helpers.screenshots import SHOTS
 from tests.peers.oidc_fixtures import CC_CLIENT, DEVICE_CLIENT

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from app.protocol.stream_items import ItemKind
+from app.protocol.stream.stream_items import ItemKind
 from app.push.receiver import LOOPBACK_NOTE
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.screenshots import SHOTS
 from tests.helpers.sse_server import HANG, sse_server
 from tests.ui.test_timeline import new_tab, panel_of, rows
@@ -53,7 +53,7 @@ def test_use_local_receiver_then_the_delivery_row(
     assert params["taskId"] == task_id and params["url"].startswith("http://127.0.0.1:")
     assert len(params["token"]) >= 20 and params["token"] != "webhook-token"
     # The history's copy of the tab (Open as new request) keeps the token masked.
-    from app.ui.history_recording import tab_context
+    from app.ui.history.history_recording import tab_context
 
     assert params["token"] not in json.dumps(tab_context(tab))
     if token == "wrong":  # the person edits the token: the agent sends what it was given
@@ -150,8 +150,8 @@ def test_resubscribe_then_getTask_finds_what_was_missed(
 def test_delivery_and_finding_rows_pass_the_model_tester(qtmodeltester: Any, qapp: Any) -> None:
     from app.protocol.events import NOT_JSON as _NOT_JSON
     from app.push.receiver import PushDelivery
-    from app.ui.push_wiring import delivery_row
-    from app.ui.timeline_model import TimelineModel, TimelineRow
+    from app.ui.request.push_wiring import delivery_row
+    from app.ui.timeline.timeline_model import TimelineModel, TimelineRow
 
     body = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}}
     raw = json.dumps(body).encode()

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton
 
 from app.protocol.events import Outcome
 from app.protocol.types import Binding
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.response_view import ResponseView
+from app.ui.request.request_tab import RequestTab
+from app.ui.response.response_view import ResponseView
+from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
 from tests.helpers.grpc_server import a2a_service, reader_threads
 

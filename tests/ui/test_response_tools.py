@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.events import Outcome
-from app.ui.find_bar import FindBar, find_matches
-from app.ui.json_tree import JsonTreePage
-from app.ui.json_tree_model import FETCH_BLOCK, JsonTreeModel, path_step
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.response_view import ResponseView
-from app.ui.timeline_filter import parse_filter
+from app.ui.request.request_tab import RequestTab
+from app.ui.response.find_bar import FindBar, find_matches
+from app.ui.response.json_tree import JsonTreePage
+from app.ui.response.json_tree_model import FETCH_BLOCK, JsonTreeModel, path_step
+from app.ui.response.response_view import ResponseView
+from app.ui.shell.main_window import MainWindow
+from app.ui.timeline.timeline_filter import parse_filter
 from tests.helpers.bad_server import Canned, bad_server
 from tests.ui.test_responsiveness import MAX_STALL_S, StallMeter
 

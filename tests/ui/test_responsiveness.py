@@ -18,9 +18,9 @@ from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
-from app.ui.main_window import MainWindow
-from app.ui.signature_dialog import SignatureDialog
-from app.ui.widgets import EDIT_HIGHLIGHT_CHARS, CodeView
+from app.ui.card.signature_dialog import SignatureDialog
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.widgets import EDIT_HIGHLIGHT_CHARS, CodeView
 
 pytestmark = pytest.mark.gui
 

@@ -13,10 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QTableView, QTabWidget
 
 from app.protocol.card.canonical import Profile
-from app.protocol.card.verify import CardStatus, Verdict
-from app.ui.card_panel import CardPanel
-from app.ui.main_window import MainWindow
-from app.ui.signature_dialog import SignatureDialog
+from app.protocol.card.jws_verify import CardStatus, Verdict
+from app.ui.card.card_panel import CardPanel
+from app.ui.card.signature_dialog import SignatureDialog
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_card_panel import fetch, find, new_tab, panel_of
 
 pytestmark = pytest.mark.gui

@@ -15,16 +15,16 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QPushButton, QTreeView
 
 from app.protocol import exchange
-from app.protocol.auth import AuthKind
-from app.protocol.catalog import METHODS
 from app.protocol.events import ExchangeEnd, ExchangeError
+from app.protocol.methods.catalog import METHODS
+from app.protocol.net.auth import AuthKind
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 from app.spec.document import load
 from app.spec.xa2a import strip_private_metadata
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import EXAMPLE_SPEC, read_recent
+from app.ui.collections.spec_dock import EXAMPLE_SPEC, read_recent
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 # Screenshots go to $A2A_WB_SCREENSHOTS when set (to look at them), else to tmp_path.

@@ -15,9 +15,9 @@ from PySide6.QtGui import QContextMenuEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMenu, QTreeView
 
 from app.spec.document import load
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import EXAMPLE_SPEC
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
 
 # Menus grab the keyboard when they pop up; the offscreen platform cannot, and says so.
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("^This plugin does not support grabbing")]

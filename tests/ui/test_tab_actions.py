@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.document import load
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.spec_dock import EXAMPLE_SPEC
-from app.ui.widgets import select_data
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.widgets import select_data
 
 # Menus grab the keyboard when they pop up; the offscreen platform cannot, and says so.
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("^This plugin does not support grabbing")]

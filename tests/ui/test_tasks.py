@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.ui.tasks import OwnedTask
+from app.ui.shell.tasks import OwnedTask
 
 
 async def test_start_cancels_the_previous_task_and_shutdown_awaits() -> None:

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette
 
 from app.settings import ThemeChoice
-from app.ui import theme
-from app.ui.main_window import MainWindow
-from app.ui.widgets import CodeView
+from app.ui.shell import theme
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.widgets import CodeView
 
 pytestmark = pytest.mark.gui
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.gui
 def _light_afterwards(qapp: Any) -> Iterator[None]:
     """The theme is application-wide: later tests start with the default one."""
     yield
-    from app.ui.theme import manager
+    from app.ui.shell.theme import manager
 
     manager().apply(ThemeChoice.SYSTEM)
 

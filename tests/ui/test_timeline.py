@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QLineEdit, QPushButton, QTableView
 
 from app.protocol.events import NOT_JSON, Outcome
 from app.protocol.findings import Finding
-from app.protocol.stream_items import ItemKind, TaskState
-from app.ui.main_window import MainWindow
-from app.ui.request_tab import RequestTab
-from app.ui.timeline_model import PARSE_RAW, TimelineModel, TimelineRow
-from app.ui.timeline_panel import TimelinePanel
+from app.protocol.stream.stream_items import ItemKind, TaskState
+from app.ui.request.request_tab import RequestTab
+from app.ui.shell.main_window import MainWindow
+from app.ui.timeline.timeline_model import PARSE_RAW, TimelineModel, TimelineRow
+from app.ui.timeline.timeline_panel import TimelinePanel
 from tests.helpers.sse_server import sse_server
 
 pytestmark = pytest.mark.gui

@@ -17,11 +17,11 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
 
-from app.protocol.stream_items import TaskState
-from app.ui.elided import IdField
-from app.ui.main_window import MainWindow
-from app.ui.timeline_model import COL_SUMMARY, COL_TASK, COLUMNS
-from app.ui.timeline_panel import TimelinePanel
+from app.protocol.stream.stream_items import TaskState
+from app.ui.shell.elided import IdField
+from app.ui.shell.main_window import MainWindow
+from app.ui.timeline.timeline_model import COL_SUMMARY, COL_TASK, COLUMNS
+from app.ui.timeline.timeline_panel import TimelinePanel
 from tests.helpers.sse_server import HANG, sse_server
 from tests.ui.test_timeline import click, new_tab, panel_of
 

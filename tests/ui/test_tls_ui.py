@@ -12,10 +12,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QTabWidget
 
 from app.protocol.events import Outcome
-from app.protocol.network import ProxyMode
+from app.protocol.net.network import ProxyMode
 from app.spec import variables
-from app.ui.main_window import MainWindow
-from app.ui.proxy_settings import NetworkSettingsDialog, current_proxy, load_proxy
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.proxy_settings import NetworkSettingsDialog, current_proxy, load_proxy
 from tests.peers.tls_fixtures import ProxyServer, TlsFiles
 from tests.ui.test_auth_headers import find, new_tab, open_page, send_and_wait, type_into
 

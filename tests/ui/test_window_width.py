@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QDockWidget
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 

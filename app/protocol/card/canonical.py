@@ -35,8 +35,8 @@ from a2a.types import a2a_pb2
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from app.protocol.card.card_shape import MIRROR_FIELDS_03
 from app.protocol.card.descriptor import is_repeated, required_fields
-from app.protocol.card.shape import MIRROR_FIELDS_03
 
 __all__ = [
     "Profile",

@@ -19,7 +19,7 @@ from a2a.types import a2a_pb2
 from google.api import field_behavior_pb2
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
-from app.protocol.card.shape import MIRROR_FIELDS_03, CardProblem, Severity, json_type
+from app.protocol.card.card_shape import MIRROR_FIELDS_03, CardProblem, Severity, json_type
 
 __all__ = ["CARD_DESCRIPTOR", "DescriptorWalker", "is_map", "is_repeated", "required_fields"]
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from app.protocol.card.shape import MIRROR_FIELDS_03, CardShape, detect_shape
+from app.protocol.card.card_shape import MIRROR_FIELDS_03, CardShape, detect_shape
 
 __all__ = ["CardDiffEntry", "DiffKind", "diff_cards", "diff_public_extended", "diff_summary"]
 

@@ -1,6 +1,6 @@
 """Public Agent Card discovery: one careful GET, reported in full.
 
-The request goes out through the HTTP primitives the bindings use (:mod:`app.protocol.http`:
+The request goes out through the HTTP primitives the bindings use (:mod:`app.protocol.net.http`:
 client construction, request building, sending, transport-error wording, the response head),
 so a card fetch fails and reads like any other exchange. What is card-specific is the policy,
 which is deliberately paranoid (docs/PROTOCOL.md §6.3.2):
@@ -33,12 +33,10 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 
-from app.protocol.card.parse import ParseFailure, parse_card_json
+from app.protocol.card.card_json import ParseFailure, parse_card_json
 from app.protocol.clock import Clock
-from app.protocol.decoding import decoded_chunks
-from app.protocol.errors import UsageError
 from app.protocol.events import ExchangeError, Headers, RequestSent
-from app.protocol.http import (
+from app.protocol.net.http import (
     HttpCall,
     client_for,
     content_type,
@@ -46,7 +44,9 @@ from app.protocol.http import (
     head_of,
     open_response,
 )
-from app.protocol.network import NetworkOptions
+from app.protocol.net.network import NetworkOptions
+from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.decoding import decoded_chunks
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -14,7 +14,7 @@ from jwcrypto import jwk
 from jwcrypto.common import JWException
 
 from app.errors import UsageError
-from app.protocol import jsonparse
+from app.protocol.wire import jsonparse
 
 __all__ = ["SUPPORTED_ALGS", "JwkEntry", "Jwks", "JwksError", "key_fit", "parse_jwks"]
 

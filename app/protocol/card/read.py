@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.protocol.card.card_json import ParseFailure, parse_card_json
+from app.protocol.card.card_shape import CardProblem, Severity, detect_shape
+from app.protocol.card.card_validate import validate_card
 from app.protocol.card.fetch import DEFAULT_MAX_BYTES, CardCache, CardFetchResult
-from app.protocol.card.parse import ParseFailure, parse_card_json
-from app.protocol.card.shape import CardProblem, Severity, detect_shape
-from app.protocol.card.validate import validate_card
 from app.protocol.card.view import CardView, normalize_card
 
 __all__ = [

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from app.protocol.card.shape import (
+from app.protocol.card.card_shape import (
     KNOWN_BINDINGS,
     SPEAKABLE_VERSIONS,
     CardShape,

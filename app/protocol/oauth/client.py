@@ -13,8 +13,8 @@ import dataclasses
 
 import httpx
 
-from app.protocol.http import client_for
-from app.protocol.network import NetworkOptions
+from app.protocol.net.http import client_for
+from app.protocol.net.network import NetworkOptions
 
 TIMEOUT_S = 15.0
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from app.protocol.oauth.config import OAuthConfig
-from app.protocol.oauth.errors import OAuthError, error_from_json, not_json
+from app.protocol.oauth.oauth_errors import OAuthError, error_from_json, not_json
 from app.protocol.oauth.tokens import Token, json_object, post_form, request_token
 
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"

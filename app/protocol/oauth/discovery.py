@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app.protocol.oauth.config import OAuthConfig
-from app.protocol.oauth.errors import OAuthError, not_json, unreachable
+from app.protocol.oauth.oauth_errors import OAuthError, not_json, unreachable
 from app.protocol.oauth.tokens import json_object
 
 WELL_KNOWN = "/.well-known/openid-configuration"

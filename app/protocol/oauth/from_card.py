@@ -7,7 +7,7 @@ import dataclasses
 from app.protocol.card.fetch import fetch_card
 from app.protocol.oauth.card_schemes import CardOAuthOption, card_oauth_options, pick_option
 from app.protocol.oauth.config import OAuthConfig, OAuthFlow
-from app.protocol.oauth.errors import OAuthError
+from app.protocol.oauth.oauth_errors import OAuthError
 
 
 async def card_options(card_url: str) -> tuple[CardOAuthOption, ...]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import httpx
 
 from app.errors import UsageError
-from app.protocol.network import NetworkOptions
+from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth.client import token_client
 from app.protocol.oauth.config import OAuthConfig, OAuthFlow
 from app.protocol.oauth.device import (
@@ -20,7 +20,7 @@ from app.protocol.oauth.device import (
     start_device_authorization,
 )
 from app.protocol.oauth.discovery import discover, with_metadata
-from app.protocol.oauth.errors import OAuthError
+from app.protocol.oauth.oauth_errors import OAuthError
 from app.protocol.oauth.pkce import OpenBrowser, authorization_code_token
 from app.protocol.oauth.tokens import Token, TokenCache, request_token
 

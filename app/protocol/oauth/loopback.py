@@ -12,7 +12,7 @@ import contextlib
 from types import TracebackType
 from urllib.parse import parse_qsl, urlsplit
 
-from app.protocol.oauth.errors import OAuthError
+from app.protocol.oauth.oauth_errors import OAuthError
 
 _PAGE = (
     "<!doctype html><meta charset=utf-8><title>A2A Workbench</title>"

@@ -17,8 +17,8 @@ from urllib.parse import urlencode
 import httpx
 
 from app.protocol.oauth.config import OAuthConfig
-from app.protocol.oauth.errors import OAuthError
 from app.protocol.oauth.loopback import LoopbackReceiver
+from app.protocol.oauth.oauth_errors import OAuthError
 from app.protocol.oauth.tokens import Token, request_token
 
 OpenBrowser = Callable[[str], Awaitable[object] | object]

@@ -12,7 +12,7 @@ from urllib.parse import quote_plus
 import httpx
 
 from app.protocol.oauth.config import OAuthConfig
-from app.protocol.oauth.errors import OAuthError, error_from_json, not_json, unreachable
+from app.protocol.oauth.oauth_errors import OAuthError, error_from_json, not_json, unreachable
 
 # A token this close to its expiry is treated as expired: it could lapse in flight.
 EXPIRY_LEEWAY_S = 30.0

@@ -39,10 +39,7 @@ import orjson
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 
-from app.protocol.binding_errors import grpc_words
-from app.protocol.catalog import MethodSpec, grpc_descriptors, grpc_method, grpc_service
 from app.protocol.clock import Clock
-from app.protocol.errors import UsageError
 from app.protocol.events import (
     ErrorKind,
     EventBatch,
@@ -54,16 +51,19 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.grpc_status import decode_status, metadata_pairs, status_details_bytes
-from app.protocol.network_errors import explain_grpc_details, explain_proxy_failure
+from app.protocol.methods.binding_errors import grpc_words
+from app.protocol.methods.catalog import MethodSpec, grpc_descriptors, grpc_method, grpc_service
+from app.protocol.methods.results import check_result
+from app.protocol.net.network_errors import explain_grpc_details, explain_proxy_failure
+from app.protocol.net.tls_context import grpc_credentials
 from app.protocol.request import A2ARequest, PreparedCall, prepare
-from app.protocol.results import check_result
-from app.protocol.stream_items import classify_frame
-from app.protocol.tls import grpc_credentials
+from app.protocol.stream.stream_items import classify_frame
 from app.protocol.transports.grpc_reader import ThreadedReader
-from app.protocol.transports.jsonrpc import merge_headers
+from app.protocol.transports.jsonrpc_http import merge_headers
 from app.protocol.transports.rest import method_spec
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.grpc_status import decode_status, metadata_pairs, status_details_bytes
 
 CONTENT_TYPE = "application/grpc"
 """``ResponseBody.content_type`` for gRPC: the body shown is the ProtoJSON rendering."""

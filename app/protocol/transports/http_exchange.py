@@ -1,6 +1,6 @@
 """One HTTP exchange for every HTTP binding (JSON-RPC, HTTP+JSON), unary or streaming.
 
-A binding builds the :class:`~app.protocol.http.HttpCall` and hands over a :class:`Judge`
+A binding builds the :class:`~app.protocol.net.http.HttpCall` and hands over a :class:`Judge`
 that says what an answer means in its terms; sending, reading, SSE framing and size caps
 are the same for all of them. A new HTTP binding writes its call builder and its judge.
 Events come in batches (:data:`app.protocol.events.EventBatch`), as from every binding.
@@ -15,7 +15,7 @@ import httpx
 
 from app.protocol.clock import Clock
 from app.protocol.events import EventBatch, ExchangeError, ResponseBody, ResponseHead, StreamItem
-from app.protocol.http import HttpCall, send_unary
+from app.protocol.net.http import HttpCall, send_unary
 from app.protocol.request import PreparedCall
 from app.protocol.transports.sse_http import send_streaming_batches
 

@@ -2,7 +2,7 @@
 
 The editor holds the method's request object (ProtoJSON, no JSON-RPC envelope). Verb, path,
 query and body come from the official descriptors' ``google.api.http`` rules
-(:mod:`app.protocol.rest_route`): 1.0 paths have no prefix, 0.3 paths sit under ``/v1``,
+(:mod:`app.protocol.wire.rest_route`): 1.0 paths have no prefix, 0.3 paths sit under ``/v1``,
 and a tenant is a leading path segment. The paths are joined onto the interface URL
 (``http://host:port/rest`` + ``/tasks/t1``).
 
@@ -22,10 +22,7 @@ from urllib.parse import quote, urlencode
 
 import httpx
 
-from app.protocol.binding_errors import redirect_error
-from app.protocol.catalog import MethodSpec
 from app.protocol.clock import Clock
-from app.protocol.errors import UsageError, describe_details, jsonrpc_error_name
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -36,15 +33,18 @@ from app.protocol.events import (
     ResponseHead,
     StreamItem,
 )
-from app.protocol.http import HttpCall
-from app.protocol.http import http_error as plain_http_error
+from app.protocol.methods.binding_errors import redirect_error
+from app.protocol.methods.catalog import MethodSpec
+from app.protocol.methods.results import allows_empty_body, check_result
+from app.protocol.net.http import HttpCall
+from app.protocol.net.http import http_error as plain_http_error
 from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
-from app.protocol.rest_route import JSON, RestRoute, build_route, media_type
-from app.protocol.results import allows_empty_body, check_result
 from app.protocol.transports import http_exchange
-from app.protocol.transports.jsonrpc import merge_headers
+from app.protocol.transports.jsonrpc_http import merge_headers
 from app.protocol.transports.sse_http import event_error, not_a_stream
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
+from app.protocol.wire.a2a_errors import UsageError, describe_details, jsonrpc_error_name
+from app.protocol.wire.rest_route import JSON, RestRoute, build_route, media_type
 
 
 def method_spec(request: A2ARequest | PreparedCall) -> MethodSpec:
@@ -132,7 +132,7 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[MethodSpec, HttpCall
 
     Raises:
         UsageError: see :func:`method_spec`, :func:`request_object`,
-            :func:`app.protocol.rest_route.build_route`, :func:`join_url`.
+            :func:`app.protocol.wire.rest_route.build_route`, :func:`join_url`.
     """
     prepared = prepare(request)
     spec, request = method_spec(prepared), prepared.request
@@ -205,7 +205,8 @@ def judge_body(
 
     - non-2xx → ``rpc`` with the HTTP status as code, decoded from the error body;
     - 2xx that is not JSON (or empty, except for deletes) → ``protocol``;
-    - 2xx JSON of the wrong shape → ``protocol`` (:func:`app.protocol.results.check_result`).
+    - 2xx JSON of the wrong shape → ``protocol``
+    (:func:`app.protocol.methods.results.check_result`).
     """
     if not 200 <= head.status < 300:
         return http_error(head, body, clock)

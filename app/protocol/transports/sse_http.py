@@ -13,7 +13,7 @@ What an item or a plain body *means* is the binding's business: the caller passe
 :class:`app.protocol.transports.http_exchange.Judge` (JSON-RPC envelopes, REST error
 objects); this module knows SSE framing only.
 
-Frames are decoded by our own :class:`app.protocol.sse.SseDecoder` over
+Frames are decoded by our own :class:`app.protocol.wire.sse.SseDecoder` over
 ``decoded_chunks(response)``, not by httpx-sse: httpx-sse decodes text and drops comments and
 the frame bytes, and a debugger must show every frame exactly as received.
 
@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from app.protocol.clock import Clock
-from app.protocol.decoding import decoded_chunks
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -43,7 +42,7 @@ from app.protocol.events import (
     ResponseBody,
     StreamItem,
 )
-from app.protocol.http import (
+from app.protocol.net.http import (
     HttpCall,
     body_event,
     content_type,
@@ -53,9 +52,10 @@ from app.protocol.http import (
     parse_body,
     snippet,
 )
-from app.protocol.jsonparse import parse_event_data
-from app.protocol.sse import SseDecoder, SseEvent
-from app.protocol.stream_items import ItemInfo, ItemKind, classify_frame
+from app.protocol.stream.stream_items import ItemInfo, ItemKind, classify_frame
+from app.protocol.wire.decoding import decoded_chunks
+from app.protocol.wire.jsonparse import parse_event_data
+from app.protocol.wire.sse import SseDecoder, SseEvent
 
 if TYPE_CHECKING:
     from app.protocol.transports.http_exchange import Judge

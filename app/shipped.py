@@ -1,0 +1,41 @@
+"""Data files shipped with the app (top-level ``resources/``; the package ``app.resources`` in a
+wheel, ``pipx install`` and the PyInstaller bundle): the example spec for the demo agent.
+
+Every reader goes through :mod:`importlib.resources` on ``"app.resources"``, never a path
+relative to the source checkout, so the files are found wherever the app is installed
+(``app/__init__.py`` lets a checkout resolve the name too).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+from importlib.resources import as_file, files
+from pathlib import Path
+
+RESOURCES_PACKAGE = "app.resources"
+"""The package the shipped data is read from."""
+
+EXAMPLE_SPEC_NAME = "examples/demo-agent.a2a.yaml"
+"""The example document for the demo agent, relative to this package."""
+
+_extracted = contextlib.ExitStack()
+atexit.register(_extracted.close)
+
+
+def resource_path(name: str) -> Path:
+    """A file-system path to the shipped resource ``name`` (``/``-separated).
+
+    Installed packages are plain directories, so this is the file itself; only when the
+    package is imported from a zip archive is the file extracted to a temporary copy, kept
+    until the interpreter exits.
+    """
+    resource = files(RESOURCES_PACKAGE).joinpath(*name.split("/"))
+    if isinstance(resource, Path):
+        return resource
+    return _extracted.enter_context(as_file(resource))
+
+
+def example_spec() -> Path:
+    """The example spec for the bundled demo agent (opened at start-up, used by ``run``)."""
+    return resource_path(EXAMPLE_SPEC_NAME)

@@ -1,0 +1,1 @@
+"""The Agent Card page: read-out, models, extended card and signature verification."""

@@ -1,0 +1,1 @@
+"""*Check this agent*: the action and its report."""

@@ -1,0 +1,111 @@
+"""*Request → Check this agent…* (``checkAgentAction``): runs :func:`app.check.runner.run_check`
+on the current tab's agent and shows the report in the ``checkReportDock``.
+
+The agent is the tab's Agent Card URL (its card page's field, prefilled from the endpoint;
+``{{variables}}`` resolved), checked with the tab's credentials, headers, TLS and proxy.
+Every exchange of the run is recorded in History, so each finding's exchanges open there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+
+from app.check.check_model import CheckEvent
+from app.check.runner import CheckOptions, run_check
+from app.errors import WorkbenchError
+from app.ui.check.check_report import CheckReportDock, CheckReportView
+
+if TYPE_CHECKING:
+    from app.ui.request.request_tab import RequestTab
+    from app.ui.shell.main_window import MainWindow
+
+
+class CheckController(QObject):
+    """The action, the report dock, and the link from a finding's exchange to History.
+
+    Attributes:
+        runner: starts a run from its options (``run_check``; tests may replace it).
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.runner: Callable[[CheckOptions], AsyncIterator[CheckEvent]] = run_check
+        self.dock = CheckReportDock(window)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+        window.tabifyDockWidget(window.history_dock, self.dock)
+        self.dock.hide()
+        self.action = window.menus.action(
+            window.menus.request, "Chec&k this agent…", self.check_current_tab,
+            name="checkAgentAction",
+        )  # fmt: skip
+        self.action.setToolTip(
+            "Check the agent the current tab talks to against its card, on every interface"
+            " it lists (pass / fail / warn / skip, each backed by its exchanges in History)"
+        )
+        self.view.exchange_requested.connect(self.open_exchange)
+        self.view.finished.connect(lambda _ended: window.history_dock.panel.refresh())
+
+    @property
+    def view(self) -> CheckReportView:
+        return self.dock.view
+
+    def options_for(self, tab: RequestTab) -> CheckOptions:
+        """The run's options from ``tab``: its card URL (else endpoint) and credentials.
+
+        Raises:
+            WorkbenchError: no URL, or a ``{{variable}}`` in it that nothing resolves.
+        """
+        url = tab.card_panel.url_edit.text().strip() or tab.endpoint_edit.text().strip()
+        if not url:
+            raise WorkbenchError("Type the agent's endpoint or card URL in the tab first")
+        if "{{" in url and tab.variables is not None:
+            url = tab.variables.substitute(url, "the card URL")
+        if "://" not in url and not Path(url).is_file():  # a gRPC host:port names no card
+            raise WorkbenchError(
+                f"{url} is not a card URL: type the agent's card URL on the Agent Card page"
+            )
+        request = tab.build_request()  # the credentials resolved as a send resolves them
+        form = tab.form()
+        return CheckOptions(
+            card_url=url,
+            auth=form.auth,
+            headers=form.headers,
+            network=request.network,
+            call_timeout_s=request.timeout,
+            history=self.window.history.store,
+            extensions=form.extensions,
+        )
+
+    def check_current_tab(self) -> None:
+        """Start a run on the current tab's agent; the report dock shows it."""
+        tab = self.window.current_tab()
+        if tab is None:
+            self.window.messages.show("Open a request tab aimed at the agent to check", 8000)
+            return
+        try:
+            options = self.options_for(tab)
+        except WorkbenchError as exc:
+            self.window.messages.show(f"Check this agent: {exc}", 10000)
+            return
+        if options.history is None:
+            self.window.messages.show(
+                "History is not open: this check's exchanges are not recorded", 10000
+            )
+        self.dock.show()
+        self.dock.raise_()
+        self.view.run(lambda: self.runner(options), agent=options.card_url)
+
+    def open_exchange(self, entry_id: int) -> None:
+        """Show history entry ``entry_id`` in the History dock."""
+        dock = self.window.history_dock
+        dock.show()
+        dock.raise_()
+        dock.panel.open_entry(entry_id)
+
+    async def shutdown(self) -> None:
+        await self.view.shutdown()

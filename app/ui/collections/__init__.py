@@ -1,0 +1,1 @@
+"""Collections: the spec dock and tree, imports, environments, docs and server generation."""

@@ -1,0 +1,1 @@
+"""The History dock and its viewers and exports."""

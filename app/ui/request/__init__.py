@@ -1,0 +1,2 @@
+"""The request tab: its form, body editor, auth, headers, attachments and the wiring of its
+parts."""

@@ -1,0 +1,1 @@
+"""The response views: status, bodies (pretty, raw, tree, big), headers and artifacts."""

@@ -1,0 +1,2 @@
+"""The window's frame: application start, main window, menus, settings, theme, and shared
+helpers."""

@@ -1,0 +1,196 @@
+"""Start the GUI: QApplication, the qasync event loop, the main window, the demo agent.
+
+Order matters: PySide6 is imported before qasync so qasync picks it; the
+loop exists before any async resource; on close, running requests are cancelled, the
+HTTP client closed and the demo agent stopped *before* the loop stops.
+
+Start-up is staged for speed (bench/startup.py): the demo agent process is launched first
+(it needs ~2 s to listen), the window frame is shown and painted with only Qt imported,
+and the rest of the app is imported and assembled right after the first paint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+# Before anything imports qasync, so that it picks PySide6 whatever else is installed.
+os.environ.setdefault("QT_API", "pyside6")
+
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication
+
+from app.ui.shell.main_window import MainWindow
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from app.ui.shell.demo_process import DemoAgentProcess
+
+log = logging.getLogger("app")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """GUI options: ``--no-demo``, ``--endpoint URL`` and ``--selftest``."""
+    plain = plain_args(argv)
+    if plain is not None:
+        return plain
+    from app.commands import SUMMARIES
+    from app.commands.cli import gui_parser
+
+    return gui_parser(SUMMARIES).parse_args(argv)
+
+
+def plain_args(argv: list[str]) -> argparse.Namespace | None:
+    """What :func:`app.commands.cli.gui_parser` makes of ``argv`` when it holds the options
+    spelt out, each once (as a launcher passes them), else None: argparse parses the
+    rest (abbreviations, ``--endpoint=URL``, errors, help). Building the parser looks up
+    gettext catalogues for every message, ~3 ms before the first paint (bench/startup.py)."""
+    values: dict[str, Any] = {"no_demo": False, "endpoint": "", "selftest": False}
+    flags = {"--no-demo": "no_demo", "--selftest": "selftest"}
+    seen: set[str] = set()
+    rest = iter(argv)
+    for arg in rest:
+        if arg in seen:
+            return None
+        seen.add(arg)
+        if arg in flags:
+            values[flags[arg]] = True
+        elif arg == "--endpoint":
+            url = next(rest, None)
+            if url is None or url.startswith("-"):
+                return None
+            values["endpoint"] = url
+        else:
+            return None
+    return argparse.Namespace(**values)
+
+
+def _report_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    # Exceptions in bare tasks never reach sys.excepthook; log them instead of losing them.
+    log.error("Unhandled error in background task: %s", context.get("message"),
+              exc_info=context.get("exception"))  # fmt: skip
+
+
+async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: bool) -> int:
+    import asyncio
+
+    closing = asyncio.Event()
+    window.close_requested.connect(closing.set)
+    await window.warm_up()
+    status = 0
+    if selftest:
+        status = await _selftest(window, demo)
+    else:
+        await closing.wait()
+    await window.shutdown()
+    if demo is not None:
+        await demo.stop()
+    window.close_now()
+    return status
+
+
+async def _selftest(window: MainWindow, demo: DemoAgentProcess | None, timeout: float = 60) -> int:
+    """Send the demo tab's request once; 0 when the response shows ``Sum: 42``."""
+    import asyncio
+
+    failed: list[str] = []
+    if demo is not None:
+        demo.failed.connect(failed.append)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+
+    def demo_tab() -> Any:
+        # The tab the demo agent opened (restored session tabs may point elsewhere).
+        url = demo.info.get("jsonrpc_url") if demo is not None and demo.info else None
+        tabs = [t for t in window.request_tabs() if url and t.endpoint_edit.text() == url]
+        return tabs[-1] if tabs else None
+
+    while (tab := demo_tab()) is None:
+        if failed or loop.time() > deadline:
+            print(f"selftest: no demo agent ({'; '.join(failed) or 'timed out'})", file=sys.stderr)
+            return 1
+        await asyncio.sleep(0.05)
+    tab.send_or_cancel()
+    while tab.busy or tab.response_view.outcome is None:
+        if loop.time() > deadline:
+            print("selftest: no answer in time", file=sys.stderr)
+            return 1
+        await asyncio.sleep(0.05)
+    ok = "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+    pid = demo.info.get("pid") if demo is not None and demo.info else None
+    verdict = "ok" if ok else "FAILED"
+    print(f"selftest: {verdict}: {tab.response_view.status_label.text()} (demo agent pid {pid})")
+    return 0 if ok else 1
+
+
+def _paint(app: QApplication, window: MainWindow, timeout: float = 0.5) -> None:
+    """Process events until ``window`` is exposed and painted (at most ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        handle = window.windowHandle()
+        if handle is not None and handle.isExposed():
+            break
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    app.processEvents()
+
+
+def run_gui(argv: list[str]) -> int:
+    """Run the desktop app until its window is closed; returns the exit status."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # httpx logs every request at INFO; the response view already shows them.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    args = parse_args(argv)
+    if args.selftest and args.no_demo:
+        print("--selftest needs the demo agent", file=sys.stderr)
+        return 3
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("A2A Workbench")
+    app.setOrganizationName("A2A Workbench")
+    app.setQuitOnLastWindowClosed(False)
+
+    window = MainWindow(deferred=True)
+    demo: DemoAgentProcess | None = None
+    if not args.no_demo:
+        # Imported only to be used: QProcess and its enums are not part of a --no-demo start.
+        from app.ui.shell.demo_process import DemoAgentProcess
+
+        demo = DemoAgentProcess(window)
+        demo.ready.connect(window.on_demo_ready)
+        demo.failed.connect(window.on_demo_failed)
+        window.demo_label.setText("Demo agent: starting…")
+        demo.start()
+    window.show()
+    _paint(app, window)
+    # The GUI thread's collector, the allocator, the switch interval. From here on: no
+    # thread but this one ran before the first paint, and the collector's QTimer is not part
+    # of that frame.
+    from app.ui.shell import runtime
+
+    runtime.configure(app)
+
+    import asyncio
+
+    import qasync
+
+    from app.ui.collections.spec_dock import EXAMPLE_SPEC
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    loop.set_exception_handler(_report_loop_exception)
+    window.complete_setup()
+    if EXAMPLE_SPEC.exists():  # the demo agent's saved requests, in the spec tree
+        window.spec.open_spec(EXAMPLE_SPEC, remember=False)
+    if demo is not None:
+        demo.ready.connect(window.spec.set_demo_info)
+        if demo.info is not None:
+            window.spec.set_demo_info(demo.info)
+    if args.endpoint or (args.no_demo and not window.request_tabs()):
+        window.new_a2a_tab(args.endpoint)
+    with loop:
+        return int(loop.run_until_complete(_main(window, demo, args.selftest)))

@@ -1,0 +1,1 @@
+"""The stream timeline: its model, filter, header and panel."""
