@@ -141,7 +141,7 @@ def test_contrast_ratio_matches_wcag() -> None:
 def test_no_view_hard_codes_a_colour() -> None:
     offenders = [
         f"{path.name}:{n}"
-        for path in sorted(UI.glob("*.py"))
+        for path in sorted(UI.rglob("*.py"))
         if path.name != "theme.py"
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if re.search(r"#[0-9a-fA-F]{6}\b|\bQt\.GlobalColor\.|\"(white|black)\"", line)
