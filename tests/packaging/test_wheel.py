@@ -41,9 +41,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the checkout must not leak deleted files into it)."""
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
-    shutil.copytree(
-        REPO / "app", src / "app", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
+    for folder in ("app", "resources"):
+        shutil.copytree(
+            REPO / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, src / name)
     out = base / "dist"
@@ -87,7 +88,7 @@ def test_the_wheel_ships_every_resource_file(wheel: Path) -> None:
 
 def test_the_installed_app_comes_from_the_venv_with_its_example(installed: dict[str, Any]) -> None:
     code = (
-        "import json, app, app.resources as r;"
+        "import json, app, app.shipped as r;"
         "print(json.dumps([app.__file__, str(r.example_spec()), r.example_spec().is_file()]))"
     )
     proc = _run([str(installed["python"]), "-c", code], env=installed["env"], cwd=installed["cwd"])
