@@ -6,7 +6,7 @@ Usage::
     a2a-workbench send URL --method M ...  # one exchange, printed as JSON lines
     a2a-workbench demo-agent [--port N]    # the bundled demo agent on loopback
 
-Exit statuses of the headless commands are documented in README.md.
+Exit statuses of the headless commands are documented in docs/CLI.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Headless subcommands. Each module exposes ``main(argv: list[str]) -> int``.
 
-The tables below are the public CLI surface (documented in README.md); adding a command is
+The tables below are the public CLI surface (documented in docs/CLI.md); adding a command is
 one function, one entry in ``SUBCOMMANDS`` and one line in ``SUMMARIES`` (``--help``). Its
 parser comes from ``app.commands.cli.parser`` so that usage errors exit 3 alike.
 """

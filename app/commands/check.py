@@ -6,7 +6,7 @@
         [--extension URI]... [--no-history] [TLS and proxy options]
 
 Runs :func:`app.check.runner.run_check` and prints one record per line (``jsonl``): a
-``check`` record, a ``finding`` per check and interface, an ``end`` record (README.md,
+``check`` record, a ``finding`` per check and interface, an ``end`` record (docs/CLI.md,
 "check"). Every exchange is recorded in the history unless ``--no-history``; a finding's
 ``exchanges`` are the entry ids (``a2a-workbench history show ID``).
 

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from app.errors import UsageError
 
 EXIT_USAGE = 3
-"""The exit status of every usage error (README.md, "Exit statuses"); equal to
+"""The exit status of every usage error (docs/CLI.md); equal to
 ``app.commands.printer.EXIT_USAGE``, kept here so this module stays light to import."""
 
 

@@ -1,6 +1,6 @@
 """Printing exchange events for the CLI: ``jsonl`` (one JSON object a line) or ``pretty``.
 
-The JSON-lines records are a public interface (README.md, "CLI output events"): each has
+The JSON-lines records are a public interface (docs/CLI.md, "send"): each has
 an ``"event"`` key — ``request``, ``response``, ``item``, ``lint``, ``finding``, ``error`` or
 ``end``.
 A streaming call is followed by a :class:`app.protocol.stream.stream_session.StreamSession`, the

@@ -47,9 +47,10 @@ CARD = {
 
 
 def _model_classes() -> set[type[QAbstractItemModel]]:
-    """Concrete model classes defined in `app/ui` (bases with subclasses there are left out)."""
+    """Concrete model classes defined in `app/ui` and its feature folders (bases with
+    subclasses there are left out)."""
     found: set[type[QAbstractItemModel]] = set()
-    for info in pkgutil.iter_modules(app.ui.__path__, "app.ui."):
+    for info in pkgutil.walk_packages(app.ui.__path__, "app.ui."):
         module = importlib.import_module(info.name)
         for _name, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, QAbstractItemModel) and cls.__module__ == info.name:
@@ -177,5 +178,7 @@ def test_every_model_passes_qtmodeltester(
             continue
         qtmodeltester.check(model)
         checked.add(type(model))
-    missing = sorted(cls.__name__ for cls in _model_classes() - checked)
+    classes = _model_classes()
+    assert len(classes) > 10, f"the walk of app/ui found only {sorted(c.__name__ for c in classes)}"
+    missing = sorted(cls.__name__ for cls in classes - checked)
     assert not missing, f"models never checked with rows (empty: {sorted(set(empty))}): {missing}"

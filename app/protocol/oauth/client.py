@@ -4,7 +4,7 @@ One function, so the network options reach these calls from one place. The reque
 bundle (a private CA often issues the identity provider's certificate too), its
 "verification off" switch and its proxy apply; its client certificate does not: that
 identity is for the agent, and sending it to another host would hand it to a party the user
-did not choose (README.md, "Where secrets go").
+did not choose (docs/SECURITY.md, "Where secrets go").
 """
 
 from __future__ import annotations

@@ -1,26 +1,26 @@
 """Read-only Qt table models for the card panel and the signature dialog.
 
 Each model adapts a tuple of plain, frozen view objects from ``app.protocol`` (``CardView``
-parts, ``CardProblem``, ``SignatureResult``, ``CardDiffEntry``) with a column table of
-``(title, getter)``: model/view, never a widget per row. ``UseButtonDelegate`` draws the
-*Use this interface* button in a column and reports clicks by row.
+parts, ``CardProblem``, ``SignatureResult``, ``CardDiffEntry``) with a column table
+(:class:`app.ui.shell.table_model.Column`): model/view, never a widget per row. Cells are one
+line; the tooltip has the rest. ``UseButtonDelegate`` draws the *Use this interface* button
+in a column and reports clicks by row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QAbstractTableModel,
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter
+from PySide6.QtGui import QBrush, QMouseEvent, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QStyle,
@@ -41,142 +41,82 @@ from app.protocol.card.view import (
     SkillView,
 )
 from app.ui.shell import theme
+from app.ui.shell.table_model import Column, TableModel
 
 _Index = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
-T = TypeVar("T")
 
 
 def _join(items: Sequence[str], sep: str = ", ") -> str:
     return sep.join(items)
 
 
-class RowsModel(QAbstractTableModel, Generic[T]):
-    """A read-only table of ``rows`` with columns ``(title, text getter)``.
-
-    Subclasses may override :meth:`foreground` and :meth:`tooltip`.
-    """
-
-    COLUMNS: Sequence[tuple[str, Callable[[Any], str]]] = ()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[T] = []
-
-    def set_rows(self, rows: Sequence[T]) -> None:
-        """Replace every row."""
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[T]:
-        """The rows, in table order."""
-        return list(self._rows)
-
-    def row_at(self, row: int) -> T | None:
-        """Row ``row``'s object, or ``None`` when out of range."""
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def rowCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation is Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(self.COLUMNS)
-        ):
-            return self.COLUMNS[section][0]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        item = self.row_at(index.row()) if index.isValid() else None
-        if item is None or not 0 <= index.column() < len(self.COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            text = self.COLUMNS[index.column()][1](item)
-            # One line per cell; the tooltip has the rest.
-            return text.replace("\n", " ⏎ ")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(item, index.column())
-        if role == Qt.ItemDataRole.ForegroundRole:
-            color = self.foreground(item, index.column())
-            return QBrush(color) if color is not None else None
-        return None
-
-    def foreground(self, item: T, column: int) -> QColor | None:
-        """Text colour of a cell (``None``: the palette's)."""
-        return None
-
-    def tooltip(self, item: T, column: int) -> str:
-        """Tooltip of a cell: its full text by default."""
-        return self.COLUMNS[column][1](item)
-
-
-class InterfacesModel(RowsModel[InterfaceView]):
+class InterfacesModel(TableModel[InterfaceView]):
     """``supportedInterfaces`` (or the 0.3 ``url`` + ``additionalInterfaces``)."""
 
     URL, BINDING, VERSION, TENANT, USE = range(5)
+    ONE_LINE = True
     COLUMNS = (
-        ("URL", lambda i: i.url or "(no url)"),
-        ("Binding", lambda i: i.binding or "?"),
-        ("Protocol version", lambda i: i.protocol_version or "?"),
-        ("Tenant", lambda i: i.tenant),
-        ("", lambda i: "Use this interface"),
+        Column("URL", lambda i: i.url or "(no url)"),
+        Column("Binding", lambda i: i.binding or "?"),
+        Column("Protocol version", lambda i: i.protocol_version or "?"),
+        Column("Tenant", lambda i: i.tenant),
+        Column(
+            "",
+            lambda i: "Use this interface",
+            tooltip=lambda i: "Set this tab's endpoint, binding, version and tenant from this row",
+        ),
     )
 
-    def foreground(self, item: InterfaceView, column: int) -> QColor | None:
-        return None if item.speakable else theme.brushes().muted_text.color()
+    def foreground(self, row: InterfaceView, column: int) -> QBrush | None:
+        return None if row.speakable else theme.brushes().muted_text
 
-    def tooltip(self, item: InterfaceView, column: int) -> str:
+    def tooltip(self, row: InterfaceView, column: int) -> str | None:
+        text = super().tooltip(row, column) or ""
         if column == self.USE:
-            return "Set this tab's endpoint, binding, version and tenant from this row"
-        text = super().tooltip(item, column)
-        if not item.speakable:
+            return text
+        if not row.speakable:
             text += (
-                f"\nThis app cannot speak {item.binding or '?'} at protocol version "
-                f"{item.protocol_version or '?'}"
+                f"\nThis app cannot speak {row.binding or '?'} at protocol version "
+                f"{row.protocol_version or '?'}"
             )
-        if item.source != "supportedInterfaces":
-            text += f"\nFrom the 0.3 field '{item.source}'"
+        if row.source != "supportedInterfaces":
+            text += f"\nFrom the 0.3 field '{row.source}'"
         return text
 
 
-class SkillsModel(RowsModel[SkillView]):
+class SkillsModel(TableModel[SkillView]):
     """``skills``: examples and input/output modes included."""
 
+    ONE_LINE = True
     COLUMNS = (
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Description", lambda s: s.description),
-        ("Examples", lambda s: _join(s.examples, " · ")),
-        ("Input modes", lambda s: _join(s.input_modes) or "(default)"),
-        ("Output modes", lambda s: _join(s.output_modes) or "(default)"),
-        ("Tags", lambda s: _join(s.tags)),
-        ("Security", lambda s: requirements_text(s.security_requirements)),
+        Column("ID", lambda s: s.id),
+        Column("Name", lambda s: s.name),
+        Column("Description", lambda s: s.description),
+        Column("Examples", lambda s: _join(s.examples, " · ")),
+        Column("Input modes", lambda s: _join(s.input_modes) or "(default)"),
+        Column("Output modes", lambda s: _join(s.output_modes) or "(default)"),
+        Column("Tags", lambda s: _join(s.tags)),
+        Column("Security", lambda s: requirements_text(s.security_requirements)),
     )
 
 
-class SchemesModel(RowsModel[SecuritySchemeView]):
-    """``securitySchemes``."""
+def _scheme_json(scheme: SecuritySchemeView) -> str:
+    return scheme.raw_json
 
+
+class SchemesModel(TableModel[SecuritySchemeView]):
+    """``securitySchemes``; every cell's tooltip is the scheme's JSON."""
+
+    ONE_LINE = True
     COLUMNS = (
-        ("Name", lambda s: s.name),
-        ("Kind", lambda s: s.kind),
-        ("Summary", lambda s: s.summary),
-        ("Description", lambda s: s.description),
+        Column("Name", lambda s: s.name, tooltip=_scheme_json),
+        Column("Kind", lambda s: s.kind, tooltip=_scheme_json),
+        Column("Summary", lambda s: s.summary, tooltip=_scheme_json),
+        Column("Description", lambda s: s.description, tooltip=_scheme_json),
     )
 
-    def tooltip(self, item: SecuritySchemeView, column: int) -> str:
-        return item.raw_json
 
-
-class CardExtensionsModel(RowsModel[ExtensionView]):
+class CardExtensionsModel(TableModel[ExtensionView]):
     """``capabilities.extensions``; the URI column has a checkbox: ticked = activate it.
 
     Signals:
@@ -185,18 +125,20 @@ class CardExtensionsModel(RowsModel[ExtensionView]):
 
     toggled = Signal(str, bool)
 
+    ONE_LINE = True
     COLUMNS = (
-        ("URI", lambda e: e.uri or "(no uri)"),
-        ("Required", lambda e: "required" if e.required else ""),
-        ("Description", lambda e: e.description),
-        ("Params", lambda e: e.params_json),
+        Column("URI", lambda e: e.uri or "(no uri)"),
+        Column("Required", lambda e: "required" if e.required else ""),
+        Column("Description", lambda e: e.description),
+        Column("Params", lambda e: e.params_json),
     )
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._ticked: set[str] = set()
 
-    def set_rows(self, rows: Sequence[ExtensionView]) -> None:
+    def set_rows(self, rows: Iterable[ExtensionView]) -> None:
+        rows = list(rows)
         self._ticked &= {r.uri for r in rows}
         super().set_rows(rows)
 
@@ -244,82 +186,83 @@ class CardExtensionsModel(RowsModel[ExtensionView]):
         )
 
 
-class SignaturesModel(RowsModel[SignatureView]):
+class SignaturesModel(TableModel[SignatureView]):
     """``signatures`` protected headers as text (nothing fetched, nothing verified)."""
 
+    ONE_LINE = True
     COLUMNS = (
-        ("kid", lambda s: s.kid),
-        ("alg", lambda s: s.alg),
-        ("typ", lambda s: s.typ),
-        ("jku (not followed)", lambda s: s.jku),
-        ("Problem", lambda s: s.error),
+        Column("kid", lambda s: s.kid),
+        Column("alg", lambda s: s.alg),
+        Column("typ", lambda s: s.typ),
+        Column("jku (not followed)", lambda s: s.jku),
+        Column("Problem", lambda s: s.error),
     )
 
-    def foreground(self, item: SignatureView, column: int) -> QColor | None:
-        return theme.brushes().error_text.color() if item.error else None
+    def foreground(self, row: SignatureView, column: int) -> QBrush | None:
+        return theme.brushes().error_text if row.error else None
 
-    def tooltip(self, item: SignatureView, column: int) -> str:
-        return item.header_json or item.error
+    def tooltip(self, row: SignatureView, column: int) -> str | None:
+        return row.header_json or row.error
 
 
-class ProblemsModel(RowsModel[CardProblem]):
+def _severity_brush(problem: CardProblem) -> QBrush:
+    b = theme.brushes()
+    return {Severity.ERROR: b.error_text, Severity.WARNING: b.warn_text}.get(
+        problem.severity, b.muted_text
+    )
+
+
+class ProblemsModel(TableModel[CardProblem]):
     """Validation problems: severity, JSON path, message."""
 
+    ONE_LINE = True
     COLUMNS = (
-        ("Severity", lambda p: p.severity.value),
-        ("Path", lambda p: p.path or "(card)"),
-        ("Problem", lambda p: p.message),
+        Column("Severity", lambda p: p.severity.value, foreground=_severity_brush),
+        Column("Path", lambda p: p.path or "(card)"),
+        Column("Problem", lambda p: p.message),
     )
 
-    def foreground(self, item: CardProblem, column: int) -> QColor | None:
-        if column != 0:
-            return None
-        b = theme.brushes()
-        brush = {Severity.ERROR: b.error_text, Severity.WARNING: b.warn_text}.get(item.severity)
-        return (brush or b.muted_text).color()
+
+def _change_brush(entry: CardDiffEntry) -> QBrush:
+    b = theme.brushes()
+    return {DiffKind.ADDED: b.ok_text, DiffKind.REMOVED: b.error_text}.get(entry.kind, b.warn_text)
 
 
-class DiffModel(RowsModel[CardDiffEntry]):
+class DiffModel(TableModel[CardDiffEntry]):
     """Public vs. extended card differences."""
 
+    ONE_LINE = True
     COLUMNS = (
-        ("Change", lambda d: d.kind.value),
-        ("Path", lambda d: d.path or "(card)"),
-        ("Public card", lambda d: d.before),
-        ("Extended card", lambda d: d.after),
+        Column("Change", lambda d: d.kind.value, foreground=_change_brush),
+        Column("Path", lambda d: d.path or "(card)"),
+        Column("Public card", lambda d: d.before),
+        Column("Extended card", lambda d: d.after),
     )
 
-    def foreground(self, item: CardDiffEntry, column: int) -> QColor | None:
-        if column != 0:
-            return None
-        b = theme.brushes()
-        brush = {DiffKind.ADDED: b.ok_text, DiffKind.REMOVED: b.error_text}.get(item.kind)
-        return (brush or b.warn_text).color()
+
+def _verdict_brush(result: SignatureResult) -> QBrush:
+    b = theme.brushes()
+    if result.verdict is Verdict.VALID:
+        return b.warn_text if result.sdk_canonicalisation_only else b.ok_text
+    return b.error_text if result.verdict is Verdict.INVALID else b.warn_text
 
 
-class VerdictModel(RowsModel[SignatureResult]):
+class VerdictModel(TableModel[SignatureResult]):
     """One row per ``signatures[]`` entry with its verdict."""
 
     VERDICT = 1
+    ONE_LINE = True
     COLUMNS = (
-        ("#", lambda r: str(r.index)),
-        ("Verdict", lambda r: r.label),
-        ("kid", lambda r: r.kid or ""),
-        ("alg", lambda r: r.alg or ""),
-        ("Profile / reason", lambda r: verdict_detail(r)),
-        ("Details", lambda r: r.message),
+        Column("#", lambda r: str(r.index)),
+        Column("Verdict", lambda r: r.label, foreground=_verdict_brush),
+        Column("kid", lambda r: r.kid or ""),
+        Column("alg", lambda r: r.alg or ""),
+        Column("Profile / reason", lambda r: verdict_detail(r)),
+        Column("Details", lambda r: r.message),
     )
 
-    def foreground(self, item: SignatureResult, column: int) -> QColor | None:
-        if column != self.VERDICT:
-            return None
-        b = theme.brushes()
-        if item.verdict is Verdict.VALID:
-            return (b.warn_text if item.sdk_canonicalisation_only else b.ok_text).color()
-        return (b.error_text if item.verdict is Verdict.INVALID else b.warn_text).color()
-
-    def tooltip(self, item: SignatureResult, column: int) -> str:
-        return "\n".join([item.message, *item.notes])
+    def tooltip(self, row: SignatureResult, column: int) -> str | None:
+        return "\n".join([row.message, *row.notes])
 
 
 def verdict_detail(result: SignatureResult) -> str:

@@ -32,7 +32,6 @@ from app.ui.card.card_models import (
     CardExtensionsModel,
     InterfacesModel,
     ProblemsModel,
-    RowsModel,
     SchemesModel,
     SignaturesModel,
     SkillsModel,
@@ -40,6 +39,7 @@ from app.ui.card.card_models import (
     requirements_text,
 )
 from app.ui.card.extended_card import ExtendedCardView
+from app.ui.shell.table_model import TableModel
 from app.ui.shell.widgets import CodeView
 
 SHAPE_TEXT = {
@@ -53,7 +53,7 @@ SHAPE_TEXT = {
 }
 
 
-def _table(name: str, model: RowsModel[Any]) -> QTableView:
+def _table(name: str, model: TableModel[Any]) -> QTableView:
     table = QTableView()
     table.setObjectName(name)
     table.setModel(model)

@@ -176,7 +176,7 @@ class ImportDialog(QDialog):
 
     def _show(self, result: ImportResult | None, error: str) -> None:
         self.result_ = result
-        self.model.set_items(result.items if result else [])
+        self.model.set_rows(result.items if result else [])
         self.details.clear()
         if result is None:
             self.summary.setText(f"<b>Cannot import:</b> {error}")
@@ -190,11 +190,10 @@ class ImportDialog(QDialog):
         self.import_button.setEnabled(result.imported > 0)
 
     def _show_details(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        items = self.model.items
-        if not current.isValid() or current.row() >= len(items):
+        item = self.model.row_at(current.row()) if current.isValid() else None
+        if item is None:
             self.details.clear()
             return
-        item = items[current.row()]
         lines = [f"<b>{html.escape(item.name)}</b> ({html.escape(item.raw.place)}): "
                  f"{html.escape(item.detection.explanation)}"]  # fmt: skip
         lines += [f"• {html.escape(note)}" for note in item.notes]

@@ -8,61 +8,59 @@ so each query touches one page of the id index whatever the history's size (a fe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QObject, Qt
 
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore
 from app.ui.response.formatting import size_text
+from app.ui.shell.table_model import ROOT, Column, Index, TableModel
 
 PAGE = 200
-COLUMNS = ("Time", "Method", "Binding", "Version", "Endpoint", "Outcome", "Status",
-           "Duration", "Size")  # fmt: skip
 COL_ENDPOINT = 4
 
-Index = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
+
+def _error(entry: HistoryEntry) -> str | None:
+    return entry.error or None
 
 
-def _cell(entry: HistoryEntry, column: int) -> str:
-    match column:
-        case 0:
-            return datetime.fromtimestamp(entry.started_at).strftime("%Y-%m-%d %H:%M:%S")
-        case 1:
-            return entry.rpc_method
-        case 2:
-            return entry.binding
-        case 3:
-            return entry.version
-        case 4:
-            return entry.endpoint
-        case 5:
-            return entry.outcome or "incomplete"
-        case 6:
-            return "" if entry.status is None else str(entry.status)
-        case 7:
-            return "" if entry.duration_ms is None else f"{entry.duration_ms:,.0f} ms"
-        case 8:
-            items = f" · {entry.items} item{'s' * (entry.items != 1)}" if entry.items else ""
-            return size_text(entry.size) + items
-    return ""
+def _size(entry: HistoryEntry) -> str:
+    items = f" · {entry.items} item{'s' * (entry.items != 1)}" if entry.items else ""
+    return size_text(entry.size) + items
 
 
-class HistoryModel(QAbstractTableModel):
-    """Entries of a :class:`HistoryStore` matching :attr:`filter`, newest first."""
+def _column(title: str, text: Callable[[HistoryEntry], str]) -> Column[HistoryEntry]:
+    """A column whose tooltip is the entry's error, if any."""
+    return Column(title, text, tooltip=_error)
+
+
+COLUMNS: tuple[Column[HistoryEntry], ...] = (
+    _column("Time", lambda e: datetime.fromtimestamp(e.started_at).strftime("%Y-%m-%d %H:%M:%S")),
+    _column("Method", lambda e: e.rpc_method),
+    _column("Binding", lambda e: e.binding),
+    _column("Version", lambda e: e.version),
+    Column("Endpoint", lambda e: e.endpoint, tooltip=lambda e: e.url or e.endpoint),
+    _column("Outcome", lambda e: e.outcome or "incomplete"),
+    _column("Status", lambda e: "" if e.status is None else str(e.status)),
+    _column("Duration", lambda e: "" if e.duration_ms is None else f"{e.duration_ms:,.0f} ms"),
+    _column("Size", _size),
+)
+
+
+class HistoryModel(TableModel[HistoryEntry]):
+    """Entries of a :class:`HistoryStore` matching :attr:`filter`, newest first.
+
+    ``Qt.UserRole`` of any cell is the entry's id.
+    """
+
+    COLUMNS = COLUMNS
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._store: HistoryStore | None = None
         self._filter = HistoryFilter()
-        self._rows: list[HistoryEntry] = []
         self._total = 0
 
     @property
@@ -89,29 +87,22 @@ class HistoryModel(QAbstractTableModel):
 
     def reload(self) -> None:
         """Read the first page again (after recording, deleting or a new filter)."""
-        self.beginResetModel()
         if self._store is None:
-            self._rows, self._total = [], 0
+            self._total = 0
+            self.set_rows([])
         else:
             self._total = self._store.count(self._filter)
-            self._rows = self._store.entries(self._filter, limit=PAGE)
-        self.endResetModel()
+            self.set_rows(self._store.entries(self._filter, limit=PAGE))
 
     def entry(self, row: int) -> HistoryEntry | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        return self.row_at(row)
 
     # --- Qt model ---
 
-    def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def canFetchMore(self, parent: Index = _ROOT) -> bool:
+    def canFetchMore(self, parent: Index = ROOT) -> bool:
         return not parent.isValid() and self._store is not None and len(self._rows) < self._total
 
-    def fetchMore(self, parent: Index = _ROOT) -> None:
+    def fetchMore(self, parent: Index = ROOT) -> None:
         if not self.canFetchMore(parent) or self._store is None:
             return
         before = self._rows[-1].id if self._rows else None
@@ -119,33 +110,10 @@ class HistoryModel(QAbstractTableModel):
         if not page:
             self._total = len(self._rows)  # deleted meanwhile
             return
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(page) - 1)
-        self._rows.extend(page)
-        self.endInsertRows()
+        self.append_rows(page)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        entry = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _cell(entry, index.column())
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if index.column() == COL_ENDPOINT:
-                return entry.url or entry.endpoint
-            if entry.error:
-                return entry.error
         if role == Qt.ItemDataRole.UserRole:
-            return entry.id
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
+            entry = self.row_at(index.row()) if index.isValid() else None
+            return None if entry is None else entry.id
+        return super().data(index, role)

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush
 
 from app.spec.assertions import Assertion, AssertionOp, AssertionResult
 from app.spec.xa2a_assertions import VARIABLE_NAME
+from app.ui.shell.table_model import Column, Index, TableModel, no_tooltip
 from app.ui.shell.theme import brushes
 
-_Index = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
-_EDIT = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole)
+T = TypeVar("T")
 
 
 def value_text(value: Any) -> str:
@@ -56,70 +56,73 @@ class AssertionRow:
         return Assertion(self.path.strip(), self.op, parse_value(self.value))
 
 
-class _Rows(QAbstractTableModel):
+class _EditedRows(TableModel[T]):
+    """A table the user types into: :attr:`edited` says the rows changed by hand.
+
+    Signals:
+        edited: the user added, removed or edited a row (results shown are no edit).
+    """
+
     edited = Signal()
-    _TITLES: tuple[str, ...] = ()
-    _EDITABLE: tuple[int, ...] = ()
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[Any] = []
-
-    def rowCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._TITLES)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._TITLES[section] if 0 <= section < len(self._TITLES) else None
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        return base | Qt.ItemFlag.ItemIsEditable if index.column() in self._EDITABLE else base
-
-    def remove_row(self, row: int) -> None:
-        if 0 <= row < len(self._rows):
-            self.beginRemoveRows(_ROOT, row, row)
-            del self._rows[row]
-            self.endRemoveRows()
+    def remove_row(self, row: int) -> bool:
+        removed = super().remove_row(row)
+        if removed:
             self.edited.emit()
+        return removed
 
-    def _append(self, row: Any, *, edited: bool) -> int:
-        at = len(self._rows)
-        self.beginInsertRows(_ROOT, at, at)
-        self._rows.append(row)
-        self.endInsertRows()
+    def _append(self, row: T, *, edited: bool) -> int:
+        at = self.append_rows([row])
         if edited:
             self.edited.emit()
         return at
 
-    def _reset(self, rows: list[Any]) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+
+def _result_text(row: AssertionRow) -> str:
+    result = row.result
+    if result is None:
+        return ""
+    return "✓ pass" if result.passed else f"✗ {result.message or 'fail'}"
 
 
-class AssertionsModel(_Rows):
+def _result_tooltip(row: AssertionRow) -> str | None:
+    result = row.result
+    if result is None:
+        return None
+    actual = f"actual: {value_text(result.actual) or 'nothing'}"
+    return actual if result.passed else f"{result.message}\n{actual}"
+
+
+def _result_brush(row: AssertionRow) -> QBrush | None:
+    if row.result is None:
+        return None
+    return brushes().ok_text if row.result.passed else brushes().error_text
+
+
+_PATH_HELP = (
+    "/result/status/state (JSON Pointer), $.result.artifacts[0].parts[*].text"
+    " (JSONPath), or finalState, itemCount, durationMs for the whole exchange"
+)
+
+
+class AssertionsModel(_EditedRows[AssertionRow]):
     """Columns: ``Path`` (a JSON Pointer, JSONPath or ``finalState``/``itemCount``/
     ``durationMs``), ``Op``, ``Value`` (JSON or bare text), ``Result`` (of the last send)."""
 
     PATH, OP, VALUE, RESULT = 0, 1, 2, 3
-    _TITLES = ("Path", "Op", "Value", "Result")
-    _EDITABLE = (0, 1, 2)
+    COLUMNS = (
+        Column("Path", lambda r: r.path, tooltip=lambda r: _PATH_HELP, editable=True),
+        Column("Op", lambda r: r.op.value, tooltip=no_tooltip, editable=True),
+        Column("Value", lambda r: r.value, tooltip=no_tooltip, editable=True),
+        Column("Result", _result_text, tooltip=_result_tooltip, foreground=_result_brush),
+    )
 
     def assertions(self) -> tuple[Assertion, ...]:
         """Every row with a path, in table order."""
         return tuple(r.assertion() for r in self._rows if r.path.strip())
 
     def set_assertions(self, assertions: tuple[Assertion, ...]) -> None:
-        self._reset([AssertionRow(a.path, a.op, value_text(a.value)) for a in assertions])
+        self.set_rows(AssertionRow(a.path, a.op, value_text(a.value)) for a in assertions)
 
     def add_row(self, path: str = "", op: AssertionOp = AssertionOp.EQUALS, value: str = "") -> int:
         return self._append(AssertionRow(path, op, value), edited=bool(path))
@@ -133,43 +136,12 @@ class AssertionsModel(_Rows):
         pending = iter(results or [])
         for row in self._rows:
             row.result = next(pending, None) if row.path.strip() and results else None
-        if self._rows:
-            self.dataChanged.emit(
-                self.index(0, self.RESULT), self.index(len(self._rows) - 1, self.RESULT)
-            )
+        self.column_changed(self.RESULT)
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row: AssertionRow = self._rows[index.row()]
-        column = index.column()
-        if column == self.RESULT:
-            return self._result_data(row.result, role)
-        if role in _EDIT:
-            return (row.path, row.op.value, row.value)[column]
-        if role == Qt.ItemDataRole.ToolTipRole and column == self.PATH:
-            return (
-                "/result/status/state (JSON Pointer), $.result.artifacts[0].parts[*].text"
-                " (JSONPath), or finalState, itemCount, durationMs for the whole exchange"
-            )
-        return None
-
-    def _result_data(self, result: AssertionResult | None, role: int) -> Any:
-        if result is None:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return "✓ pass" if result.passed else f"✗ {result.message or 'fail'}"
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return brushes().ok_text if result.passed else brushes().error_text
-        if role == Qt.ItemDataRole.ToolTipRole:
-            actual = f"actual: {value_text(result.actual) or 'nothing'}"
-            return actual if result.passed else f"{result.message}\n{actual}"
-        return None
-
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        row = self.row_at(index.row()) if index.isValid() else None
+        if role != Qt.ItemDataRole.EditRole or row is None:
             return False
-        row: AssertionRow = self._rows[index.row()]
         column = index.column()
         if column == self.PATH:
             row.path = str(value)
@@ -196,18 +168,29 @@ class CaptureRow:
     ok: bool = True
 
 
-class CapturesModel(_Rows):
+def _captured_brush(row: CaptureRow) -> QBrush:
+    return brushes().ok_text if row.ok else brushes().error_text
+
+
+def _variable_help(row: CaptureRow) -> str:
+    return "Used as {{%s}} by the requests sent after this one" % (row.variable or "name")
+
+
+class CapturesModel(_EditedRows[CaptureRow]):
     """Columns: ``Variable``, ``Path``, ``Captured`` (the value the last send gave it)."""
 
     VARIABLE, PATH, CAPTURED = 0, 1, 2
-    _TITLES = ("Variable", "Path", "Captured")
-    _EDITABLE = (0, 1)
+    COLUMNS = (
+        Column("Variable", lambda r: r.variable, tooltip=_variable_help, editable=True),
+        Column("Path", lambda r: r.path, tooltip=no_tooltip, editable=True),
+        Column("Captured", lambda r: r.captured, tooltip=no_tooltip, foreground=_captured_brush),
+    )
 
     def captures(self) -> tuple[tuple[str, str], ...]:
         return tuple((r.variable, r.path.strip()) for r in self._rows if r.variable)
 
     def set_captures(self, captures: tuple[tuple[str, str], ...]) -> None:
-        self._reset([CaptureRow(name, path) for name, path in captures])
+        self.set_rows(CaptureRow(name, path) for name, path in captures)
 
     def add_row(self, variable: str = "", path: str = "") -> int:
         return self._append(CaptureRow(variable, path), edited=bool(variable))
@@ -220,26 +203,12 @@ class CapturesModel(_Rows):
                 prefix = f"capture {row.variable}: "
                 why = next((p[len(prefix) :] for p in problems if p.startswith(prefix)), "")
                 row.captured, row.ok = why, not why
-        if self._rows:
-            last = len(self._rows) - 1
-            self.dataChanged.emit(self.index(0, self.CAPTURED), self.index(last, self.CAPTURED))
+        self.column_changed(self.CAPTURED)
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row: CaptureRow = self._rows[index.row()]
-        if role in _EDIT:
-            return (row.variable, row.path, row.captured)[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and index.column() == self.CAPTURED:
-            return brushes().ok_text if row.ok else brushes().error_text
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == self.VARIABLE:
-            return "Used as {{%s}} by the requests sent after this one" % (row.variable or "name")
-        return None
-
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        row = self.row_at(index.row()) if index.isValid() else None
+        if role != Qt.ItemDataRole.EditRole or row is None:
             return False
-        row: CaptureRow = self._rows[index.row()]
         text = str(value).strip()
         if index.column() == self.VARIABLE:
             if text and not VARIABLE_NAME.fullmatch(text):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,43 +29,28 @@ from PySide6.QtWidgets import (
 from app.protocol.methods.convert import ConversionError, convert_request
 from app.protocol.methods.explain import Difference, Explanation, explain_request, explain_response
 from app.protocol.types import ProtocolVersion
+from app.ui.shell.table_model import Column, TableModel
 from app.ui.shell.widgets import CodeView
 
 if TYPE_CHECKING:
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.main_window import MainWindow
 
-COLUMNS = ("Aspect", "Where", "0.3", "1.0", "Spec (docs/PROTOCOL.md)")
-_Index = QModelIndex | QPersistentModelIndex
 
-
-class DifferencesModel(QAbstractTableModel):
+class DifferencesModel(TableModel[Difference]):
     """One row per :class:`~app.protocol.methods.explain.Difference`."""
+
+    COLUMNS = (
+        Column("Aspect", lambda d: d.aspect),
+        Column("Where", lambda d: d.where),
+        Column("0.3", lambda d: d.v03),
+        Column("1.0", lambda d: d.v10),
+        Column("Spec (docs/PROTOCOL.md)", lambda d: d.section),
+    )
 
     def __init__(self, differences: list[Difference], parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.differences = differences
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.differences)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or role not in (
-            Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole
-        ):  # fmt: skip
-            return None
-        d = self.differences[index.row()]
-        return (d.aspect, d.where, d.v03, d.v10, d.section)[index.column()]
+        self.set_rows(differences)
 
 
 def _json_view(name: str, text: str) -> CodeView:

@@ -9,18 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractListModel,
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 
 from app.protocol.events import Headers
-
-_Index = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
+from app.ui.shell.table_model import ROOT, Column, Index, TableModel, no_tooltip
 
 
 @dataclass(slots=True)
@@ -32,55 +24,40 @@ class HeaderRow:
     enabled: bool = True
 
 
-class HeadersModel(QAbstractTableModel):
+def _sent(row: HeaderRow) -> str:
+    return "Sent" if row.enabled else "Not sent (unticked)"
+
+
+class HeadersModel(TableModel[HeaderRow]):
     """Rows of (enabled, name, value); column 0 carries the enable checkbox and the name.
 
     Columns: 0 ``Name`` (checkable: sent or not), 1 ``Value``.
     """
 
     NAME, VALUE = 0, 1
-    _TITLES = ("Name", "Value")
+    COLUMNS = (
+        Column("Name", lambda r: r.name, tooltip=_sent, editable=True),
+        Column("Value", lambda r: r.value, tooltip=no_tooltip, editable=True),
+    )
 
     def __init__(self, rows: list[HeaderRow] | None = None, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[HeaderRow] = list(rows or [])
+        self._rows = list(rows or [])
 
     # --- Qt model API -----------------------------------------------------------------
 
-    def rowCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else 2
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation is Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < 2
-        ):
-            return self._TITLES[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        column = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return row.name if column == self.NAME else row.value
-        if role == Qt.ItemDataRole.CheckStateRole and column == self.NAME:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = self.row_at(index.row()) if index.isValid() else None
+        if role == Qt.ItemDataRole.CheckStateRole:
+            if row is None or index.column() != self.NAME:
+                return None
             return Qt.CheckState.Checked if row.enabled else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.ToolTipRole and column == self.NAME:
-            return "Sent" if row.enabled else "Not sent (unticked)"
-        return None
+        return super().data(index, role)
 
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        row = self.row_at(index.row()) if index.isValid() else None
+        if row is None:
             return False
-        row = self._rows[index.row()]
         if role == Qt.ItemDataRole.CheckStateRole and index.column() == self.NAME:
             row.enabled = _checked(value)
         elif role == Qt.ItemDataRole.EditRole:
@@ -93,12 +70,9 @@ class HeadersModel(QAbstractTableModel):
         self.dataChanged.emit(index, index, [role])
         return True
 
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        flags |= Qt.ItemFlag.ItemIsEditable
-        if index.column() == self.NAME:
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and index.column() == self.NAME:
             flags |= Qt.ItemFlag.ItemIsUserCheckable
         return flags
 
@@ -110,18 +84,7 @@ class HeadersModel(QAbstractTableModel):
 
     def add_row(self, name: str = "", value: str = "", enabled: bool = True) -> int:
         """Append a row; returns its index."""
-        at = len(self._rows)
-        self.beginInsertRows(QModelIndex(), at, at)
-        self._rows.append(HeaderRow(name.strip(), value, enabled))
-        self.endInsertRows()
-        return at
-
-    def remove_row(self, row: int) -> None:
-        """Remove row ``row`` (ignored when out of range)."""
-        if 0 <= row < len(self._rows):
-            self.beginRemoveRows(QModelIndex(), row, row)
-            del self._rows[row]
-            self.endRemoveRows()
+        return self.append_rows([HeaderRow(name.strip(), value, enabled)])
 
     def set_enabled(self, row: int, enabled: bool) -> None:
         """Tick or untick row ``row``."""
@@ -144,10 +107,10 @@ class ExtensionsModel(QAbstractListModel):
         self._uris: list[str] = []
         self._checked: list[bool] = []
 
-    def rowCount(self, parent: _Index = _ROOT) -> int:
+    def rowCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else len(self._uris)
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._uris):
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
@@ -156,7 +119,7 @@ class ExtensionsModel(QAbstractListModel):
             return Qt.CheckState.Checked if self._checked[index.row()] else Qt.CheckState.Unchecked
         return None
 
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if (
             not index.isValid()
             or not 0 <= index.row() < len(self._uris)
@@ -167,7 +130,7 @@ class ExtensionsModel(QAbstractListModel):
         self.dataChanged.emit(index, index, [role])
         return True
 
-    def flags(self, index: _Index) -> Qt.ItemFlag:
+    def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return (

@@ -6,9 +6,8 @@ objectNames: ``responseHeadersPage`` (this widget), ``responseHeadersView`` (the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NamedTuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,74 +21,45 @@ from PySide6.QtWidgets import (
 
 from app.protocol.events import Headers
 from app.ui.response.formatting import headers_text
-
-COLUMNS = ("Name", "Value")
-
-_Index = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
+from app.ui.shell.table_model import Column, TableModel
 
 
-class ResponseHeadersModel(QAbstractTableModel):
+class _Header(NamedTuple):
+    name: str
+    value: str
+    trailer: bool  # gRPC trailing metadata, shown after the headers
+
+
+class ResponseHeadersModel(TableModel[_Header]):
     """Read-only ``(name, value)`` rows in wire order; trailers follow, marked as such."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[tuple[str, str, bool]] = []  # name, value, is a trailer
+    COLUMNS = (
+        Column(
+            "Name",
+            lambda h: f"{h.name} (trailer)" if h.trailer else h.name,
+            tooltip=lambda h: h.name,
+        ),
+        Column("Value", lambda h: h.value),
+    )
 
     def set_headers(self, headers: Headers, trailers: Headers = ()) -> None:
         """Show ``headers`` then ``trailers``."""
-        self.beginResetModel()
-        self._rows = [(n, v, False) for n, v in headers] + [(n, v, True) for n, v in trailers]
-        self.endResetModel()
+        self.set_rows(
+            [_Header(n, v, False) for n, v in headers] + [_Header(n, v, True) for n, v in trailers]
+        )
 
     def add_trailers(self, trailers: Headers) -> None:
         """Append gRPC trailing metadata (it arrives after the body)."""
-        if not trailers:
-            return
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(trailers) - 1)
-        self._rows += [(n, v, True) for n, v in trailers]
-        self.endInsertRows()
+        self.append_rows([_Header(n, v, True) for n, v in trailers])
 
     def line(self, row: int) -> str:
         """``Name: value`` of ``row``."""
-        name, value, _ = self._rows[row]
-        return f"{name}: {value}"
+        header = self._rows[row]
+        return f"{header.name}: {header.value}"
 
     def pairs(self) -> Headers:
         """Every row as ``(name, value)``."""
-        return tuple((n, v) for n, v, _ in self._rows)
-
-    def rowCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        name, value, trailer = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if index.column() == 0:
-                shown_as_trailer = trailer and role == Qt.ItemDataRole.DisplayRole
-                return f"{name} (trailer)" if shown_as_trailer else name
-            return value
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return tuple((h.name, h.value) for h in self._rows)
 
 
 class ResponseHeadersPage(QWidget):
