@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.paths import recent_specs_path, secrets_path
 from app.shipped import example_spec
 from app.spec.document import SavedOperation, SpecDocument, SpecError, atomic_write, load
 from app.spec.save import SaveResult, for_target, save_request, save_target
-from app.spec.variables import Resolver, SecretStore, secrets_path
+from app.spec.variables import Resolver, SecretStore
 from app.spec.xa2a import SavedRequest
 from app.ui.collections.doc_view import DocView
 from app.ui.collections.environment_controller import EnvironmentController
@@ -182,13 +183,6 @@ class SpecDock(QDockWidget):
 
 
 RECENT_LIMIT = 10
-
-
-def recent_specs_path() -> Path:
-    """The settings file listing recently opened specs (platformdirs config dir)."""
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("a2a-workbench")) / "recent-specs.json"
 
 
 def read_recent(path: Path) -> list[str]:
