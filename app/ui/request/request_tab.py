@@ -34,8 +34,7 @@ from app.protocol.methods.catalog import (
 from app.protocol.net.auth import AuthKind
 from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.oauth.challenge import invalid_token
-from app.protocol.request import A2ARequest, render_body
-from app.protocol.secrets import with_secrets
+from app.protocol.request import A2ARequest, render_body, with_secrets
 from app.protocol.stream.followups import follow_up_method, is_streaming, task_request
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
