@@ -19,33 +19,33 @@ from app.check.check_model import CheckEvent
 from app.check.runner import CheckOptions, run_check
 from app.errors import WorkbenchError
 from app.ui.check.check_report import CheckReportDock, CheckReportView
+from app.ui.shell.host import TabHost
 
 if TYPE_CHECKING:
     from app.ui.history.history_dock import HistoryDock
     from app.ui.history.history_recording import HistoryRecording
     from app.ui.request.request_tab import RequestTab
-    from app.ui.shell.host import TabHost
     from app.ui.shell.menus import WindowMenus
 
-    # For the type checker only, like the imports it names.
-    class CheckHost(TabHost, Protocol):
-        """What the check uses of the main window besides its QMainWindow self
-        (``MainWindow``, which creates it: typed here, not imported)."""
 
-        @property
-        def history(self) -> HistoryRecording:
-            """The recording of every exchange (its store, when open)."""
-            ...
+class CheckHost(TabHost, Protocol):
+    """What the check uses of the main window besides its QMainWindow self (``MainWindow``,
+    which creates it: typed here, not imported)."""
 
-        @property
-        def history_dock(self) -> HistoryDock:
-            """The History dock, where a finding's exchanges open."""
-            ...
+    @property
+    def history(self) -> HistoryRecording:
+        """The recording of every exchange (its store, when open)."""
+        ...
 
-        @property
-        def menus(self) -> WindowMenus:
-            """The menu bar; the action goes into Request."""
-            ...
+    @property
+    def history_dock(self) -> HistoryDock:
+        """The History dock, where a finding's exchanges open."""
+        ...
+
+    @property
+    def menus(self) -> WindowMenus:
+        """The menu bar; the action goes into Request."""
+        ...
 
 
 class CheckController(QObject):

@@ -49,7 +49,10 @@ class MainWindow(QMainWindow):
     application can cancel running requests and stop the demo agent first, then calls
     :meth:`close_now` (an orderly qasync shutdown: no task outlives the loop).
 
-    It is the :class:`~app.ui.shell.host.TabHost` of the session and spec controllers.
+    It is the :class:`~app.ui.shell.host.TabHost` of the session and spec controllers, and
+    what its parts type it as (``DesktopHost``, ``MenuHost``, ``CheckHost``,
+    ``GenerateServerHost``): they are given the window twice, as the QMainWindow and as
+    that host, so that none of them imports this module.
 
     Signals:
         close_requested: the user asked to close the window (no args).

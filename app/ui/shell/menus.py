@@ -18,25 +18,28 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QToolBar, QWidget
 
+from app.ui.shell.host import TabHost
+
 if TYPE_CHECKING:
     from app.settings import ThemeChoice
-    from app.ui.collections.generate_server_dialog import GenerateServerHost
+    from app.ui.collections.generate_server_dialog import GenerateServerDialog
     from app.ui.request.request_tab import RequestTab
-    from app.ui.shell.host import TabHost
 
-    # Defined for the type checker only: its bases' modules are not otherwise loaded here
-    # (the generate-server dialog is imported when first opened).
-    class MenuHost(TabHost, GenerateServerHost, Protocol):
-        """What the menus use of the main window besides its QMainWindow self
-        (``MainWindow``, which builds them: typed here, not imported)."""
 
-        def close_tab(self, index: int) -> None:
-            """Close the request tab at ``index`` (kept for *Reopen closed tab*)."""
-            ...
+class MenuHost(TabHost, Protocol):
+    """What the menus use of the main window besides its QMainWindow self (``MainWindow``,
+    which builds them: typed here, not imported)."""
 
-        def reopen_closed_tab(self) -> RequestTab | None:
-            """Bring back the tab closed last."""
-            ...
+    generate_server_dialog: GenerateServerDialog | None
+    """*Request → Generate server…* while it is open (one at a time)."""
+
+    def close_tab(self, index: int) -> None:
+        """Close the request tab at ``index`` (kept for *Reopen closed tab*)."""
+        ...
+
+    def reopen_closed_tab(self) -> RequestTab | None:
+        """Bring back the tab closed last."""
+        ...
 
 
 class DesktopActions(Protocol):
@@ -398,7 +401,7 @@ def _verify_card(tab: RequestTab) -> None:
     tab.card_panel.open_verify_dialog()
 
 
-def _generate_server(host: GenerateServerHost, window: QWidget) -> None:
+def _generate_server(host: MenuHost, window: QWidget) -> None:
     from app.ui.collections.generate_server_dialog import open_generate_server
 
     open_generate_server(host, window)
