@@ -2,7 +2,7 @@
 ones, kept across restarts. Qt-free; :mod:`app.ui.shell.tab_session` decides when to save and
 restore.
 
-The file lives in the platformdirs user data directory (``session.json``), is written
+The file lives in the user data directory (:func:`app.paths.session_path`), is written
 atomically (:func:`app.fileio.atomic_write`, mode 0600) and never holds a
 credential: values that :func:`app.spec.xa2a.extract_secrets` identifies as secrets (auth
 token, password, API key value, credential-looking headers and query parameters) are
@@ -36,7 +36,6 @@ from app.spec.xa2a_network import network_from_x_a2a, network_to_x_a2a
 
 SCHEMA_VERSION = 1
 CLOSED_LIMIT = 20
-APP_NAME = "a2a-workbench"
 
 
 class SessionError(WorkbenchError):
@@ -78,13 +77,6 @@ class Session:
     demo: dict[str, str] = field(default_factory=dict)
     """Where the bundled demo agent listened (``base_url``, ``grpc_target``): it gets new
     ports at every start, and restored tabs pointed at it are moved to the new ones."""
-
-
-def session_path() -> Path:
-    """``session.json`` in the platformdirs user data directory."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME)) / "session.json"
 
 
 # --- secrets ----------------------------------------------------------------------------

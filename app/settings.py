@@ -1,6 +1,6 @@
 """The user's desktop settings: theme, default request timeout, editor font, window layout.
 
-One JSON file, ``settings.json`` in the platformdirs user config directory (next to
+One JSON file, ``settings.json`` in the user config directory (:mod:`app.paths`) (next to
 ``recent-specs.json``), written atomically (:func:`app.fileio.atomic_write`). Qt-free: the
 window layout is kept as the opaque bytes Qt gives (base64 in the file). History retention
 is not here: it lives in the history store itself (:mod:`app.history.retention`), so the CLI
@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import os
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
-APP_DIR_NAME = "a2a-workbench"
-FILE_NAME = "settings.json"
+from app.paths import settings_path
+
 SCHEMA_VERSION = 1
 
 
@@ -82,7 +80,8 @@ class SettingsFile:
 
     @classmethod
     def load(cls, path: Path | None = None) -> SettingsFile:
-        """Read ``path`` (default :func:`settings_path`); defaults for what is missing."""
+        """Read ``path`` (default :func:`~app.paths.settings_path`); defaults for what is
+        missing."""
         path = settings_path() if path is None else Path(path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -124,28 +123,6 @@ class SettingsFile:
             },
         }
         atomic_write(self.path, json.dumps(body, indent=2) + "\n")
-
-
-def settings_path() -> Path:
-    """``settings.json`` in the platformdirs user config directory."""
-    return Path(user_config_dir()) / FILE_NAME
-
-
-def user_config_dir() -> str:
-    """``platformdirs.user_config_dir(APP_DIR_NAME)``; on Linux with an absolute
-    ``$XDG_CONFIG_HOME`` or ``$HOME`` worked out here as every platformdirs 4 does it:
-    importing platformdirs takes ~6 ms before the first paint (bench/startup.py)."""
-    xdg = os.environ.get("XDG_CONFIG_HOME", "")
-    home = os.environ.get("HOME", "")
-    plain_linux = sys.platform == "linux" and not hasattr(sys, "getandroidapilevel")
-    if plain_linux and "ANDROID_DATA" not in os.environ:
-        if os.path.isabs(xdg) and xdg == xdg.strip():
-            return os.path.join(xdg, APP_DIR_NAME)
-        if not xdg and os.path.isabs(home) and home == home.strip():
-            return os.path.join(os.path.expanduser("~/.config"), APP_DIR_NAME)
-    import platformdirs
-
-    return platformdirs.user_config_dir(APP_DIR_NAME)
 
 
 def _settings(raw: object) -> Settings:

@@ -98,10 +98,12 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 def _isolated_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Settings and data go to a temporary home, never the developer's."""
+    """Settings and data go to a temporary home, never the developer's: every directory of
+    app/paths.py (state and logs under XDG_STATE_HOME)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
 
 

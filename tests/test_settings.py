@@ -5,16 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from app.settings import (
-    Settings,
-    SettingsFile,
-    ThemeChoice,
-    WindowLayout,
-    settings_path,
-    user_config_dir,
-)
+from app.paths import settings_path
+from app.settings import Settings, SettingsFile, ThemeChoice, WindowLayout
 
 
 def test_missing_file_gives_the_defaults(tmp_path: Path) -> None:
@@ -56,34 +48,3 @@ def test_damaged_file_is_set_aside_not_overwritten(tmp_path: Path) -> None:
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("settings.json.bad-")]
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == "{not json"
     assert SettingsFile.load(path).settings == Settings()
-
-
-@pytest.mark.parametrize(
-    ("xdg", "home"),
-    [
-        ("/tmp/xdg-config", "/home/u"),
-        ("/tmp/xdg-config/", "/home/u"),
-        (None, "/home/u"),
-        (None, "/home/u/"),
-        ("", "/home/u"),
-        ("relative/dir", "/home/u"),  # platformdirs decides (ignored or used, by version)
-        (" /tmp/x", "/home/u"),
-        (None, "relative-home"),
-    ],
-)
-def test_the_config_dir_is_the_one_platformdirs_names(
-    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str
-) -> None:
-    import platformdirs
-
-    if xdg is None:
-        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
-    monkeypatch.setenv("HOME", home)
-    try:
-        expected = platformdirs.user_config_dir("a2a-workbench")
-    except RuntimeError:  # no home directory platformdirs accepts
-        return
-    assert user_config_dir() == expected
-    assert settings_path() == Path(expected) / "settings.json"

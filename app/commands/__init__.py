@@ -23,7 +23,7 @@ def _check(argv: list[str]) -> int:
 
 
 def _demo_agent(argv: list[str]) -> int:
-    from app.demo.demo_server import main
+    from app.commands.demo_agent import main
 
     return main(argv)
 

@@ -54,6 +54,7 @@ from app.commands.printer import (
 from app.commands.run_checks import RunChecks, pretty_check
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
+from app.paths import secrets_path
 from app.protocol import exchange
 from app.protocol.events import ExchangeEnd, Outcome, ResponseHead
 from app.protocol.net.auth import AuthConfig, apply_auth
@@ -65,7 +66,7 @@ from app.spec import environments
 from app.spec.assertions import Observed
 from app.spec.document import SavedOperation, SpecDocument, SpecError, load
 from app.spec.requests import to_a2a_request
-from app.spec.variables import Resolver, SecretStore, parse_var, secrets_path
+from app.spec.variables import Resolver, SecretStore, parse_var
 
 
 def build_parser() -> argparse.ArgumentParser:

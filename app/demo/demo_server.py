@@ -10,7 +10,7 @@ One process serves protocol 1.0 and 0.3 over all three bindings:
   ``/.well-known/agent.json``, and the public JWKS at ``/.well-known/jwks.json``.
 
 When everything listens, one JSON line ``{"event": "ready", ...}`` goes to stdout (see
-``main``); logs go to stderr. SIGTERM/SIGINT exit 0 within about a second.
+:func:`serve`); logs go to stderr. SIGTERM/SIGINT exit 0 within about a second.
 """
 
 from __future__ import annotations
@@ -70,7 +70,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.commands import cli
 from app.demo import demo_tls as tls
 from app.demo import oauth_guard
 from app.demo.agent import DemoAgentExecutor
@@ -85,68 +84,6 @@ JWKS_PATH = "/.well-known/jwks.json"
 REST_PREFIX = "/rest"
 # Paths anyone may read even with --token: discovery must work before auth.
 PUBLIC_PATHS = frozenset({CARD_PATH, LEGACY_CARD_PATH, JWKS_PATH})
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Returns the ``demo-agent`` argument parser."""
-    parser = cli.parser(
-        "a2a-workbench demo-agent",
-        "Run the bundled A2A demo agent (JSON-RPC, REST and gRPC; 1.0 and 0.3).",
-    )
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="interface to bind (default %(default)s)"
-    )
-    parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
-    parser.add_argument("--grpc-port", type=int, default=0, help="gRPC port; 0 picks a free one")
-    parser.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on A2A endpoints")
-    parser.add_argument(
-        "--oauth-issuer",
-        metavar="URL",
-        help="require access tokens of this OpenID provider (checked by introspection)",
-    )
-    parser.add_argument(
-        "--oauth-client",
-        metavar="ID:SECRET",
-        help="the agent's own credentials at the provider's introspection endpoint",
-    )
-    parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
-    tls.add_options(parser)
-    parser.add_argument(
-        "--log-level", default="warning", help="stderr log level (default %(default)s)"
-    )
-    return parser
-
-
-def main(argv: list[str]) -> int:
-    """Runs the demo agent until SIGTERM/SIGINT.
-
-    Prints exactly one line to stdout once every port listens::
-
-        {"event": "ready", "base_url": "http://H:P", "card_url": "http://H:P/.well-known/agent-card.json",
-         "jsonrpc_url": "http://H:P/", "rest_url": "http://H:P/rest", "grpc_target": "H:G",
-         "jwks_path": "/abs/jwks.json", "pid": 123}
-
-    Args:
-        argv: the arguments after ``demo-agent``.
-
-    Returns:
-        0 after a signal-initiated shutdown; 1 when a port cannot be bound (one line on stderr);
-        3 on bad arguments (one line on stderr).
-    """
-    try:
-        args = build_parser().parse_args(argv)
-    except cli.CliUsageError as exc:
-        return cli.usage_exit(f"{exc.prog}: error: {exc.detail}")
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    try:
-        return asyncio.run(_serve(args))
-    except KeyboardInterrupt:
-        # A second Ctrl-C during shutdown; nothing left worth waiting for.
-        return 0
 
 
 # --------------------------------------------------------------------------- card
@@ -498,7 +435,20 @@ async def _introspector(args: argparse.Namespace) -> oauth_guard.Introspector | 
     return oauth_guard.Introspector(args.oauth_issuer, metadata, client_id, secret)
 
 
-async def _serve(args: argparse.Namespace) -> int:
+async def serve(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM/SIGINT, with the options of ``a2a-workbench demo-agent``
+    (:mod:`app.commands.demo_agent`).
+
+    Prints exactly one line to stdout once every port listens::
+
+        {"event": "ready", "base_url": "http://H:P", "card_url": "http://H:P/.well-known/agent-card.json",
+         "jsonrpc_url": "http://H:P/", "rest_url": "http://H:P/rest", "grpc_target": "H:G",
+         "jwks_path": "/abs/jwks.json", "pid": 123}
+
+    Returns:
+        0 after a signal-initiated shutdown; 1 when a port cannot be bound (one line on
+        stderr).
+    """
     introspector = await _introspector(args)
     guard = BearerAuthInterceptor("", introspector.active) if introspector else None
     try:

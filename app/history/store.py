@@ -27,11 +27,10 @@ from app.history.codec import decode
 from app.history.recorder import Recorder, Writer
 from app.history.retention import Retention, delete, enforce
 from app.history.schema import NewerSchemaError, connect, migrate
+from app.paths import history_path
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
-from app.session import APP_NAME
 
-FILE_NAME = "history.sqlite3"
 OPEN_TIMEOUT = 5.0
 
 
@@ -40,13 +39,6 @@ class HistoryUnavailable(WorkbenchError):
 
     Raised by :meth:`HistoryStore.open`; caught by the GUI (history off, a notice shown) and
     by the ``history`` command (exit 2)."""
-
-
-def history_path() -> Path:
-    """``history.sqlite3`` in the platformdirs user data directory (next to the session)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME)) / FILE_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +148,7 @@ class HistoryStore:
 
     @classmethod
     def open(cls, path: Path | None = None, *, timeout: float = OPEN_TIMEOUT) -> HistoryStore:
-        """Open (or create) the store at ``path`` (default :func:`history_path`).
+        """Open (or create) the store at ``path`` (default :func:`app.paths.history_path`).
 
         Raises:
             HistoryUnavailable: a newer app's file, or no usable file could be made.

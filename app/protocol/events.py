@@ -23,7 +23,7 @@ from app.protocol.types import ProtocolVersion
 from app.protocol.wire.notjson import NOT_JSON as NOT_JSON  # re-exported: its usual home
 
 if TYPE_CHECKING:
-    from app.protocol.stream.stream_items import ItemInfo
+    from app.protocol.stream.item_info import ItemInfo
 
 Headers = tuple[tuple[str, str], ...]
 """Header or gRPC metadata pairs in wire order; names as sent or received."""

@@ -5,9 +5,11 @@ Data flows one way: UI state → :class:`A2ARequest` → protocol layer → even
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -98,6 +100,14 @@ class PreparedCall:
     def binding(self) -> Binding:
         """The request's binding."""
         return self.request.binding
+
+
+def with_secrets(request: A2ARequest, values: Iterable[str]) -> A2ARequest:
+    """``request`` with ``values`` added to its registered ``secret_values``
+    (:mod:`app.protocol.secrets` redacts them from what the exchange shows)."""
+    old = request.secret_values
+    new = tuple(v for v in dict.fromkeys(values) if v and v not in old)
+    return dataclasses.replace(request, secret_values=old + new) if new else request
 
 
 def prepare(request: A2ARequest | PreparedCall) -> PreparedCall:

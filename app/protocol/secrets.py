@@ -15,14 +15,10 @@ Two complementary mechanisms:
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
-
-if TYPE_CHECKING:
-    from app.protocol.request import A2ARequest
 
 # The event seam's header pairs (app.protocol.events.Headers), spelled out: the events
 # module imports this one to offer its masked view.
@@ -141,13 +137,6 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
     user, secret = unquote(username or ""), unquote(password)
     token = base64.b64encode(f"{user}:{secret}".encode()).decode("ascii")
     return (password, secret, token)
-
-
-def with_secrets(request: A2ARequest, values: Iterable[str]) -> A2ARequest:
-    """``request`` with ``values`` added to its registered ``secret_values``."""
-    old = request.secret_values
-    new = tuple(v for v in dict.fromkeys(values) if v and v not in old)
-    return dataclasses.replace(request, secret_values=old + new) if new else request
 
 
 def redact_bytes(data: bytes, secrets: Iterable[str]) -> bytes:

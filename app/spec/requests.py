@@ -18,8 +18,7 @@ from app.protocol.net.auth import (
     secret_query_names,
 )
 from app.protocol.oauth import OAuthConfig
-from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest
-from app.protocol.secrets import with_secrets
+from app.protocol.request import DEFAULT_TIMEOUT_S, A2ARequest, with_secrets
 from app.protocol.wire.a2a_errors import UsageError
 from app.spec.oauth_saved import oauth_to_saved, saved_to_oauth
 from app.spec.variables import VARIABLE, Resolver, ScopeError, references, split_scope

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import UsageError, WorkbenchError
+from app.paths import KEYRING_SERVICE
 
-KEYRING_SERVICE = "a2a-workbench"
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 
 
@@ -144,13 +144,6 @@ def keyring_set(name: str, value: str) -> None:
         kr.set_password(KEYRING_SERVICE, name, value)
     except Exception as exc:
         raise NoKeyring(str(exc)) from exc
-
-
-def secrets_path() -> Path:
-    """The fallback secrets file the GUI and ``run`` share (platformdirs config dir)."""
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("a2a-workbench")) / "secrets.json"
 
 
 @dataclass

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
+from app.paths import secrets_path
 from app.shipped import example_spec
 from app.spec.environments import SECRET_MARKER, X_ENVIRONMENTS
-from app.spec.variables import environment_secret_key, secrets_path
+from app.spec.variables import environment_secret_key
 from tests.cli.test_run import run_cli
 
 pytestmark = pytest.mark.peer

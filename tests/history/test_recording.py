@@ -17,7 +17,8 @@ import pytest
 from app.commands.history import event_records
 from app.history import recorder as recorder_module
 from app.history.har_export import har_log
-from app.history.store import HistoryStore, history_path
+from app.history.store import HistoryStore
+from app.paths import history_path
 from app.protocol import exchange
 from app.protocol.events import ExchangeEnd, ExchangeEvent, Outcome, RequestSent, StreamItem
 from app.protocol.methods.catalog import TemplateContext, find_method

@@ -12,7 +12,8 @@ import pytest
 
 from app.history.retention import Retention
 from app.history.schema import SCHEMA_VERSION
-from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable, history_path
+from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable
+from app.paths import history_path
 from app.protocol.events import (
     ErrorKind,
     ExchangeEnd,

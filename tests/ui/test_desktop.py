@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.settings import ThemeChoice, settings_path
+from app.paths import settings_path
+from app.settings import ThemeChoice
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.command_palette import CommandPalette
 from app.ui.shell.main_window import MainWindow

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit
 
+from app.paths import session_path
 from app.protocol.net.auth import AuthKind
-from app.session import session_path
 from app.spec.document import SpecDocument
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.main_window import MainWindow

@@ -14,7 +14,8 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLineEdit, QMessageBox, QPushButton, QTableView
 
-from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable, history_path
+from app.history.store import HistoryFilter, HistoryStore, HistoryUnavailable
+from app.paths import history_path
 from app.protocol.events import ExchangeEnd, Outcome, RequestSent
 from app.protocol.request import A2ARequest
 from app.ui.history.history_dock import HistoryDock, HistoryPanel

@@ -30,8 +30,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from app.protocol.events import Headers
-from app.protocol.request import A2ARequest
-from app.protocol.secrets import with_secrets
+from app.protocol.request import A2ARequest, with_secrets
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
 

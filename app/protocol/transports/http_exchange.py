@@ -1,36 +1,24 @@
 """One HTTP exchange for every HTTP binding (JSON-RPC, HTTP+JSON), unary or streaming.
 
-A binding builds the :class:`~app.protocol.net.http.HttpCall` and hands over a :class:`Judge`
-that says what an answer means in its terms; sending, reading, SSE framing and size caps
-are the same for all of them. A new HTTP binding writes its call builder and its judge.
+A binding builds the :class:`~app.protocol.net.http.HttpCall` and hands over a
+:class:`~app.protocol.transports.judge.Judge` that says what an answer means in its terms;
+sending, reading, SSE framing and size caps are the same for all of them. A new HTTP binding
+writes its call builder and its judge.
 Events come in batches (:data:`app.protocol.events.EventBatch`), as from every binding.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import Protocol
 
 import httpx
 
 from app.protocol.clock import Clock
-from app.protocol.events import EventBatch, ExchangeError, ResponseBody, ResponseHead, StreamItem
+from app.protocol.events import EventBatch, ResponseBody, ResponseHead
 from app.protocol.net.http import HttpCall, send_unary
 from app.protocol.request import PreparedCall
+from app.protocol.transports.judge import Judge
 from app.protocol.transports.sse_http import send_streaming_batches
-
-
-class Judge(Protocol):
-    """What an answer carries, in one binding's terms: an error event, or None."""
-
-    def body(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
-        """A unary answer: an error object, a malformed envelope, a result of the wrong shape."""
-
-    def plain(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
-        """A plain body answering a streaming call (an error, or a stream that is missing)."""
-
-    def item(self, item: StreamItem, clock: Clock) -> ExchangeError | None:
-        """One stream item whose data is JSON."""
 
 
 def exchange(

@@ -94,7 +94,7 @@ def exchange(
 
 
 class JsonRpcJudge:
-    """What a JSON-RPC answer carries (:class:`app.protocol.transports.http_exchange.Judge`).
+    """What a JSON-RPC answer carries (:class:`app.protocol.transports.judge.Judge`).
 
     Args:
         spec: the method's catalog entry (results are checked against it), or None.

@@ -170,7 +170,7 @@ def exchange(
 
 
 class RestJudge:
-    """What a REST answer carries (:class:`app.protocol.transports.http_exchange.Judge`)."""
+    """What a REST answer carries (:class:`app.protocol.transports.judge.Judge`)."""
 
     __slots__ = ("_spec",)
 

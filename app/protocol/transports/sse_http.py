@@ -10,7 +10,7 @@ batches (:data:`app.protocol.events.EventBatch`): the items of one chunk read of
 together; :func:`send_streaming` hands them out one at a time.
 
 What an item or a plain body *means* is the binding's business: the caller passes a
-:class:`app.protocol.transports.http_exchange.Judge` (JSON-RPC envelopes, REST error
+:class:`app.protocol.transports.judge.Judge` (JSON-RPC envelopes, REST error
 objects); this module knows SSE framing only.
 
 Frames are decoded by our own :class:`app.protocol.wire.sse.SseDecoder` over
@@ -28,7 +28,7 @@ import asyncio
 import dataclasses
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 
@@ -53,12 +53,10 @@ from app.protocol.net.http import (
     snippet,
 )
 from app.protocol.stream.stream_items import ItemInfo, ItemKind, classify_frame
+from app.protocol.transports.judge import Judge
 from app.protocol.wire.decoding import decoded_chunks
 from app.protocol.wire.jsonparse import parse_event_data
 from app.protocol.wire.sse import SseDecoder, SseEvent
-
-if TYPE_CHECKING:
-    from app.protocol.transports.http_exchange import Judge
 
 # Parsing more than this on the event loop would stall the GUI; hand it to a thread.
 _THREADED_PARSE_CHARS = 512 * 1024

@@ -10,37 +10,64 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QMainWindow
 
 from app.check.check_model import CheckEvent
 from app.check.runner import CheckOptions, run_check
 from app.errors import WorkbenchError
 from app.ui.check.check_report import CheckReportDock, CheckReportView
+from app.ui.shell.host import TabHost
 
 if TYPE_CHECKING:
+    from app.ui.history.history_dock import HistoryDock
+    from app.ui.history.history_recording import HistoryRecording
     from app.ui.request.request_tab import RequestTab
-    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.menus import WindowMenus
+
+
+class CheckHost(TabHost, Protocol):
+    """What the check uses of the main window besides its QMainWindow self (``MainWindow``,
+    which creates it: typed here, not imported)."""
+
+    @property
+    def history(self) -> HistoryRecording:
+        """The recording of every exchange (its store, when open)."""
+        ...
+
+    @property
+    def history_dock(self) -> HistoryDock:
+        """The History dock, where a finding's exchanges open."""
+        ...
+
+    @property
+    def menus(self) -> WindowMenus:
+        """The menu bar; the action goes into Request."""
+        ...
 
 
 class CheckController(QObject):
     """The action, the report dock, and the link from a finding's exchange to History.
 
+    ``window`` gets the report dock; ``host`` is the same main window, seen as the holder of
+    tabs, history and menus.
+
     Attributes:
         runner: starts a run from its options (``run_check``; tests may replace it).
     """
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, host: CheckHost) -> None:
         super().__init__(window)
-        self.window = window
+        self.host = host
         self.runner: Callable[[CheckOptions], AsyncIterator[CheckEvent]] = run_check
         self.dock = CheckReportDock(window)
         window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        window.tabifyDockWidget(window.history_dock, self.dock)
+        window.tabifyDockWidget(host.history_dock, self.dock)
         self.dock.hide()
-        self.action = window.menus.action(
-            window.menus.request, "Chec&k this agent…", self.check_current_tab,
+        self.action = host.menus.action(
+            host.menus.request, "Chec&k this agent…", self.check_current_tab,
             name="checkAgentAction",
         )  # fmt: skip
         self.action.setToolTip(
@@ -48,7 +75,7 @@ class CheckController(QObject):
             " it lists (pass / fail / warn / skip, each backed by its exchanges in History)"
         )
         self.view.exchange_requested.connect(self.open_exchange)
-        self.view.finished.connect(lambda _ended: window.history_dock.panel.refresh())
+        self.view.finished.connect(lambda _ended: host.history_dock.panel.refresh())
 
     @property
     def view(self) -> CheckReportView:
@@ -77,23 +104,23 @@ class CheckController(QObject):
             headers=form.headers,
             network=request.network,
             call_timeout_s=request.timeout,
-            history=self.window.history.store,
+            history=self.host.history.store,
             extensions=form.extensions,
         )
 
     def check_current_tab(self) -> None:
         """Start a run on the current tab's agent; the report dock shows it."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None:
-            self.window.messages.show("Open a request tab aimed at the agent to check", 8000)
+            self.host.messages.show("Open a request tab aimed at the agent to check", 8000)
             return
         try:
             options = self.options_for(tab)
         except WorkbenchError as exc:
-            self.window.messages.show(f"Check this agent: {exc}", 10000)
+            self.host.messages.show(f"Check this agent: {exc}", 10000)
             return
         if options.history is None:
-            self.window.messages.show(
+            self.host.messages.show(
                 "History is not open: this check's exchanges are not recorded", 10000
             )
         self.dock.show()
@@ -102,7 +129,7 @@ class CheckController(QObject):
 
     def open_exchange(self, entry_id: int) -> None:
         """Show history entry ``entry_id`` in the History dock."""
-        dock = self.window.history_dock
+        dock = self.host.history_dock
         dock.show()
         dock.raise_()
         dock.panel.open_entry(entry_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QFontDatabase, QGuiApplication
@@ -46,7 +46,7 @@ from app.ui.shell import theme
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
-    from app.ui.shell.main_window import MainWindow
+    from app.ui.request.request_tab import RequestTab
 
 __all__ = ["GenerateServerDialog", "open_generate_server"]
 
@@ -430,14 +430,27 @@ def _port_spin(name: str, value: int) -> QSpinBox:
     return spin
 
 
-def open_generate_server(window: MainWindow) -> GenerateServerDialog:
-    """Open the dialog on what the window shows: the current tab's card (or its card URL),
-    else the opened spec; the user can load another source in the dialog."""
-    if window.generate_server_dialog is not None:
-        window.generate_server_dialog.close()
-    tab = window.current_tab()
+class GenerateServerHost(Protocol):
+    """What opening the dialog uses of the main window (``MainWindow``: typed here, not
+    imported)."""
+
+    generate_server_dialog: GenerateServerDialog | None
+    """The dialog while it is open (one at a time)."""
+
+    def current_tab(self) -> RequestTab | None:
+        """The focused request tab, if any."""
+        ...
+
+
+def open_generate_server(host: GenerateServerHost, window: QWidget) -> GenerateServerDialog:
+    """Open the dialog over ``window`` on what ``host`` (the same main window) shows: the
+    current tab's card (or its card URL), else the opened spec; the user can load another
+    source in the dialog."""
+    if host.generate_server_dialog is not None:
+        host.generate_server_dialog.close()
+    tab = host.current_tab()
     panel = tab.card_panel if tab is not None else None
-    spec = getattr(window, "spec", None)
+    spec = getattr(host, "spec", None)
     document = spec.document if spec is not None else None
     if panel is not None and isinstance(panel.card, dict):
         dialog = GenerateServerDialog(card=panel.card, origin=panel.source, parent=window)
@@ -449,13 +462,13 @@ def open_generate_server(window: MainWindow) -> GenerateServerDialog:
     else:
         dialog = GenerateServerDialog(parent=window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.destroyed.connect(lambda *_: _forget(window, dialog))
-    window.generate_server_dialog = dialog
+    dialog.destroyed.connect(lambda *_: _forget(host, dialog))
+    host.generate_server_dialog = dialog
     dialog.show()
     dialog.raise_()
     return dialog
 
 
-def _forget(window: MainWindow, dialog: GenerateServerDialog) -> None:
-    if window.generate_server_dialog is dialog:
-        window.generate_server_dialog = None
+def _forget(host: GenerateServerHost, dialog: GenerateServerDialog) -> None:
+    if host.generate_server_dialog is dialog:
+        host.generate_server_dialog = None

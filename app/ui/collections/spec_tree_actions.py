@@ -28,7 +28,7 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
@@ -40,13 +40,46 @@ from app.spec.save import same_file, save_edit
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
-    from app.ui.collections.spec_dock import SpecController
+    from app.ui.collections.spec_tree import SpecDock
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.host import TabHost
 
 READ_ONLY_HINT = "Read-only here: save a request into your own spec (Ctrl+S) to manage it"
 Change = Callable[[SpecDocument], Any]
 After = Callable[[Any], None]
+
+
+class SpecTreeHost(Protocol):
+    """What the actions use of the spec controller (``SpecController`` of
+    :mod:`app.ui.collections.spec_dock`, which creates them: typed here, not imported)."""
+
+    @property
+    def host(self) -> TabHost:
+        """The window's request tabs and messages."""
+        ...
+
+    @property
+    def dock(self) -> SpecDock:
+        """The dock whose tree the actions act on."""
+        ...
+
+    @property
+    def document(self) -> SpecDocument | None:
+        """The open document."""
+        ...
+
+    @property
+    def write_lock(self) -> asyncio.Lock:
+        """Held while a document is read, changed and written."""
+        ...
+
+    def open_operation(self, op: SavedOperation) -> RequestTab:
+        """Open a saved request in a tab (or focus the tab holding it)."""
+        ...
+
+    def show_document(self, doc: SpecDocument) -> None:
+        """Show ``doc`` as the open document."""
+        ...
 
 
 def tab_of(host: TabHost, spec_path: Path | None, operation_id: str) -> RequestTab | None:
@@ -77,8 +110,8 @@ class _Edit(QUndoCommand):
 class SpecTreeActions(QObject):
     """The spec tree's request-managing actions, their menu and their undo stack."""
 
-    def __init__(self, controller: SpecController, protected: Path) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: SpecTreeHost, protected: Path, *, parent: QObject) -> None:
+        super().__init__(parent)
         self.controller = controller
         self.host: TabHost = controller.host
         self.protected = protected

@@ -3,26 +3,65 @@
 The response is gathered as it arrives (:class:`app.spec.assertions.Observed`); at the
 exchange's end each assertion's result shows beside its row on the *Assertions* page (the
 page's tab title counts the failures) and the captured values go out through
-:attr:`RequestTab.captured` to the environment controller, which offers them as
+:attr:`AssertionsTab.captured` to the environment controller, which offers them as
 ``{{variables}}`` to every request sent after this one in the session.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from app import heap
 from app.protocol.events import EventBatch, ExchangeEnd
 from app.spec.assertions import Observed, capture, evaluate
 
 if TYPE_CHECKING:
-    from app.ui.request.request_tab import RequestTab
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QTabWidget
+
+    from app.spec.variables import Resolver
+    from app.ui.request.assertions_panel import AssertionsPanel
+    from app.ui.request.request_controller import RequestController
 
 PAGE_TITLE = "Assertions"
 
 
-def install_assertions(tab: RequestTab) -> None:
+class AssertionsTab(Protocol):
+    """What the wiring uses of its request tab (``RequestTab``, which installs it: typed
+    here, not imported)."""
+
+    @property
+    def assertions_panel(self) -> AssertionsPanel:
+        """The Assertions page: the rows, their results."""
+        ...
+
+    @property
+    def editor_tabs(self) -> QTabWidget:
+        """The pages the Assertions page is one of (its title counts the failures)."""
+        ...
+
+    @property
+    def controller(self) -> RequestController:
+        """Runs the tab's exchanges."""
+        ...
+
+    @property
+    def captured(self) -> SignalInstance:
+        """Emitted with ``{variable: value}`` when captures took values."""
+        ...
+
+    @property
+    def variables(self) -> Resolver | None:
+        """Resolves ``{{variables}}`` in expected values."""
+        ...
+
+    def title(self) -> str:
+        """The tab's title, to say where a variable could not be resolved."""
+        ...
+
+
+def install_assertions(tab: AssertionsTab) -> None:
     """Connect ``tab``'s exchanges to its Assertions page."""
     panel = tab.assertions_panel
     tabs = tab.editor_tabs

@@ -12,10 +12,10 @@ for the CLI too) gets the card's interface added: "… — the card lists gRPC a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.protocol.card.view import InterfaceView
 from app.protocol.events import ExchangeError
@@ -28,15 +28,50 @@ from app.protocol.methods.binding_errors import (
 from app.ui.shell import theme
 
 if TYPE_CHECKING:
-    from app.ui.request.request_tab import RequestTab
+    from PySide6.QtWidgets import QComboBox, QLineEdit
+
+    from app.protocol.types import Binding, ProtocolVersion
+    from app.ui.card.card_panel import CardPanel
+    from app.ui.request.request_controller import RequestController
+    from app.ui.response.response_view import ResponseView
+
+
+class BindingHelpTab(Protocol):
+    """What the help uses of its request tab (``RequestTab``, which creates it: typed here,
+    not imported)."""
+
+    @property
+    def binding_combo(self) -> QComboBox: ...
+    @property
+    def version_combo(self) -> QComboBox: ...
+    @property
+    def endpoint_edit(self) -> QLineEdit: ...
+    @property
+    def binding(self) -> Binding: ...
+    @property
+    def version(self) -> ProtocolVersion: ...
+    @property
+    def card_panel(self) -> CardPanel: ...
+    @property
+    def controller(self) -> RequestController: ...
+    @property
+    def response_view(self) -> ResponseView: ...
+
+    def use_interface(self, iface: InterfaceView) -> None:
+        """Point the tab at ``iface`` (endpoint, binding, version, tenant)."""
+        ...
 
 
 class BindingHelp(QObject):
-    """The offer bar of one tab, and the card hint added to binding mismatch errors."""
+    """The offer bar of one tab, and the card hint added to binding mismatch errors.
 
-    def __init__(self, tab: RequestTab) -> None:
-        super().__init__(tab)
+    ``parent`` is the tab's widget: the bar goes into its layout, under the endpoint row.
+    """
+
+    def __init__(self, tab: BindingHelpTab, *, parent: QWidget) -> None:
+        super().__init__(parent)
         self._tab = tab
+        self._widget = parent
         self._offer: InterfaceView | None = None
         self.bar = QFrame()
         self.bar.setObjectName("bindingOfferBar")
@@ -57,7 +92,7 @@ class BindingHelp(QObject):
         row.addWidget(self.use_button)
         row.addWidget(self.dismiss_button)
         self.bar.hide()
-        layout = tab.layout()
+        layout = parent.layout()
         assert isinstance(layout, QBoxLayout)
         layout.insertWidget(1, self.bar)  # right under the endpoint row
 
@@ -72,7 +107,7 @@ class BindingHelp(QObject):
     @property
     def offer(self) -> InterfaceView | None:
         """The card interface offered now (None: the bar is hidden)."""
-        return self._offer if self.bar.isVisibleTo(self._tab) else None
+        return self._offer if self.bar.isVisibleTo(self._widget) else None
 
     def interfaces(self) -> list[InterfaceView]:
         """The card's speakable interfaces for the tab's binding, its version first."""
@@ -105,7 +140,7 @@ class BindingHelp(QObject):
         self.bar.hide()
 
     def _on_endpoint_changed(self, _text: str) -> None:
-        if self.bar.isVisibleTo(self._tab):
+        if self.bar.isVisibleTo(self._widget):
             self.refresh()
 
     def _on_events(self, events: list[object]) -> None:

@@ -2,7 +2,7 @@
 
 The preview is rendered again on every keystroke in the *Text* field and in the id fields,
 and whenever the method, version or binding changes (the tab calls
-:meth:`RequestTab.generate_preview`). The draft is still only overwritten by an explicit
+:meth:`BodyFlowTab.generate_preview`). The draft is still only overwritten by an explicit
 action: *Replace request body*, Enter in the *Text* field, or Ctrl+Shift+Enter (*Request →
 Replace and send*).
 
@@ -14,7 +14,7 @@ names a context enables *Follow up* here, as a finished stream does on the Timel
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
@@ -25,14 +25,52 @@ from app.protocol.stream.followups import template_context, template_ids
 from app.protocol.stream.stream_items import ItemKind, TaskState, classify_body
 
 if TYPE_CHECKING:
-    from app.ui.request.request_tab import RequestTab
+    from PySide6.QtWidgets import QHBoxLayout
+
+    from app.ui.request.request_controller import RequestController
+    from app.ui.shell.widgets import CodeView
+
+
+class BodyFlowTab(Protocol):
+    """What the flow uses of its request tab (``RequestTab``, which creates it: typed here,
+    not imported)."""
+
+    @property
+    def text_row(self) -> QHBoxLayout:
+        """The *Text* row, which gets the template id fields."""
+        ...
+
+    @property
+    def message_text_edit(self) -> QLineEdit: ...
+    @property
+    def replace_button(self) -> QPushButton: ...
+    @property
+    def preview(self) -> CodeView: ...
+    @property
+    def controller(self) -> RequestController: ...
+    @property
+    def busy(self) -> bool: ...
+
+    def generate_preview(self) -> None:
+        """Render the method's template into the preview."""
+        ...
+
+    def replace_body(self) -> None:
+        """Overwrite the draft with the preview."""
+        ...
+
+    def send_or_cancel(self) -> None: ...
+
+    def follow_up(self, context_id: str, task_id: str) -> None:
+        """Prepare the next turn in ``context_id`` (and ``task_id`` when it waits)."""
+        ...
 
 
 class BodyFlow(QObject):
     """Live preview, the template id fields and *Follow up* after unary results."""
 
-    def __init__(self, tab: RequestTab) -> None:
-        super().__init__(tab)
+    def __init__(self, tab: BodyFlowTab, *, parent: QObject) -> None:
+        super().__init__(parent)
         self._tab = tab
         self._state: TaskState | None = None
         self._running = False  # the controller is still "busy" while it emits finished

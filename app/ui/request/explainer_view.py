@@ -34,7 +34,7 @@ from app.ui.shell.widgets import CodeView
 
 if TYPE_CHECKING:
     from app.ui.request.request_tab import RequestTab
-    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.host import TabHost
 
 
 class DifferencesModel(TableModel[Difference]):
@@ -90,10 +90,11 @@ def _page(explanation: Explanation, prefix: str) -> QWidget:
 
 
 class ExplainerView(QDialog):
-    """The side-by-side view of one tab (``explainerView``)."""
+    """The side-by-side view of one tab (``explainerView``), over the tab's window; *Open as
+    a new request* opens a tab in ``host``."""
 
-    def __init__(self, host: MainWindow, tab: RequestTab) -> None:
-        super().__init__(host)
+    def __init__(self, host: TabHost, tab: RequestTab) -> None:
+        super().__init__(tab.window())
         self.setObjectName("explainerView")
         self.setWindowTitle(f"{tab.title()} in 0.3 and 1.0")
         self.resize(1100, 720)
@@ -167,7 +168,7 @@ class ExplainerView(QDialog):
         return new
 
 
-def open_explainer(host: MainWindow, tab: RequestTab) -> ExplainerView:
+def open_explainer(host: TabHost, tab: RequestTab) -> ExplainerView:
     """Show the explainer for ``tab`` (non-modal)."""
     view = ExplainerView(host, tab)
     view.open()

@@ -9,7 +9,7 @@ title counts them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QSplitter
 
@@ -20,7 +20,45 @@ from app.ui.request.attachments_panel import AttachmentsPanel
 from app.ui.response.artifacts_view import ArtifactsView
 
 if TYPE_CHECKING:
-    from app.ui.request.request_tab import RequestTab
+    from PySide6.QtWidgets import QTabWidget
+
+    from app.ui.card.card_panel import CardPanel
+    from app.ui.request.request_controller import RequestController
+    from app.ui.timeline.timeline_panel import TimelinePanel
+
+
+class FilesTab(Protocol):
+    """What the wiring uses of its request tab (``RequestTab``, which installs it: typed
+    here, not imported)."""
+
+    @property
+    def editor_tabs(self) -> QTabWidget:
+        """The editor pages; the first, the Body page, gets the attachments panel."""
+        ...
+
+    @property
+    def result_tabs(self) -> QTabWidget:
+        """The result pages; the Artifacts tab goes after the timeline."""
+        ...
+
+    @property
+    def timeline(self) -> TimelinePanel:
+        """The Timeline page."""
+        ...
+
+    @property
+    def controller(self) -> RequestController:
+        """Runs the tab's exchanges."""
+        ...
+
+    @property
+    def card_panel(self) -> CardPanel:
+        """The Agent Card page (its input modes reach the attachments panel)."""
+        ...
+
+    def generate_preview(self) -> None:
+        """Render the body template again (the attachments are parts of it)."""
+        ...
 
 
 def input_modes(view: CardView) -> tuple[str, ...]:
@@ -32,7 +70,7 @@ def input_modes(view: CardView) -> tuple[str, ...]:
     return tuple(modes)
 
 
-def install_files(tab: RequestTab) -> tuple[AttachmentsPanel, ArtifactsView]:
+def install_files(tab: FilesTab) -> tuple[AttachmentsPanel, ArtifactsView]:
     """Add both widgets to ``tab`` and connect them; returns them."""
     panel = AttachmentsPanel()
     body_page = tab.editor_tabs.widget(0)

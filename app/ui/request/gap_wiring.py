@@ -9,7 +9,7 @@ input-required"), else a quiet "no gaps" row.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject
 
@@ -21,17 +21,43 @@ from app.ui.timeline.timeline_model import TimelineRow
 
 if TYPE_CHECKING:
     from app.protocol.request import A2ARequest
-    from app.ui.request.request_tab import RequestTab
+    from app.ui.request.request_controller import RequestController
+    from app.ui.response.exchange_presenter import ExchangePresenter
+    from app.ui.timeline.timeline_panel import TimelinePanel
 
 _EVENTS = (ItemKind.TASK, ItemKind.MESSAGE, ItemKind.STATUS_UPDATE, ItemKind.ARTIFACT_UPDATE)
 SNAPSHOT_LABEL = "GetTask snapshot (gap check)"
 
 
+class GapTab(Protocol):
+    """What the gap check uses of its request tab (``RequestTab``, which creates it: typed
+    here, not imported)."""
+
+    @property
+    def controller(self) -> RequestController:
+        """Runs the tab's exchanges; the snapshot goes through its side exchange."""
+        ...
+
+    @property
+    def presenter(self) -> ExchangePresenter:
+        """Labels the side exchange's result on the timeline."""
+        ...
+
+    @property
+    def timeline(self) -> TimelinePanel:
+        """What the client received, and where the check's row goes."""
+        ...
+
+    def side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:
+        """The ``role`` request for ``task_id`` over the tab's binding, headers and auth."""
+        ...
+
+
 class GapWiring(QObject):
     """Runs the gap check after each resubscription of the tab."""
 
-    def __init__(self, tab: RequestTab) -> None:
-        super().__init__(tab)
+    def __init__(self, tab: GapTab, *, parent: QObject) -> None:
+        super().__init__(parent)
         self._tab = tab
         self._watching = False
         self._pending: tuple[str, list[Any]] | None = None
@@ -58,7 +84,7 @@ class GapWiring(QObject):
         if tab.controller.side_busy:
             self._row(task_id, "gap check skipped: another side request is running")
             return
-        request = tab._side_request(MethodRole.GET, task_id)
+        request = tab.side_request(MethodRole.GET, task_id)
         if request is None:
             return
         timeline.model.flush()

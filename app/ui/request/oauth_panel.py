@@ -13,9 +13,7 @@ import asyncio
 import time
 import webbrowser
 from collections.abc import Callable
-from pathlib import Path
 
-import platformdirs
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -31,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.paths import secrets_path
 from app.protocol.net.auth import AuthConfig
 from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth import (
@@ -164,9 +163,7 @@ class OAuthPanel(QWidget):
         self.card_source: Callable[[], object | None] = lambda: None
         # The tab's CA bundle and proxy; calls to the authorization server use them too.
         self.network_provider: Callable[[], NetworkOptions] | None = None
-        self.secret_store: SecretStore | None = SecretStore(
-            Path(platformdirs.user_config_dir("a2a-workbench")) / "secrets.json"
-        )
+        self.secret_store: SecretStore | None = SecretStore(secrets_path())
         self.cache = TokenCache()
         self._token: Token | None = None
         self._token_for: OAuthConfig | None = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
@@ -31,7 +31,11 @@ from app.ui.timeline.timeline_model import TimelineRow
 
 if TYPE_CHECKING:
     from app.protocol.request import A2ARequest
-    from app.ui.request.request_tab import RequestTab
+    from app.ui.request.body_editor import BodyEditor
+    from app.ui.request.request_controller import RequestController
+    from app.ui.request.shape_banner import ShapeBanner
+    from app.ui.shell.widgets import CodeView
+    from app.ui.timeline.timeline_panel import TimelinePanel
 
 
 class PushHost(QObject):
@@ -78,11 +82,37 @@ async def shutdown_shared() -> None:
         await host.shutdown()
 
 
+class PushTab(Protocol):
+    """What the wiring uses of its request tab (``RequestTab``, which creates it: typed here,
+    not imported)."""
+
+    @property
+    def shape_banner(self) -> ShapeBanner:
+        """The banner above the draft; the receiver's button and note go under it."""
+        ...
+
+    @property
+    def body_editor(self) -> BodyEditor:
+        """The draft, which gets the receiver's URL and token."""
+        ...
+
+    @property
+    def preview(self) -> CodeView: ...
+    @property
+    def controller(self) -> RequestController: ...
+    @property
+    def timeline(self) -> TimelinePanel: ...
+
+    def generate_preview(self) -> None:
+        """Render the method's template into the preview."""
+        ...
+
+
 class PushWiring(QObject):
     """The button and note beside the draft, and the deliveries of this tab's tasks."""
 
-    def __init__(self, tab: RequestTab) -> None:
-        super().__init__(tab)
+    def __init__(self, tab: PushTab, *, parent: QObject) -> None:
+        super().__init__(parent)
         self._tab = tab
         self._task = OwnedTask()
         self.task_ids: set[str] = set()
@@ -111,8 +141,8 @@ class PushWiring(QObject):
         column.addLayout(row)
         column.addWidget(self.status)
         self.status.hide()
-        parent = tab.shape_banner.parentWidget()
-        layout = parent.layout() if parent is not None else None
+        holder = tab.shape_banner.parentWidget()
+        layout = holder.layout() if holder is not None else None
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(layout.indexOf(tab.shape_banner) + 1, box)
         self.button.clicked.connect(self.use_local_receiver)

@@ -34,8 +34,7 @@ from app.protocol.methods.catalog import (
 from app.protocol.net.auth import AuthKind
 from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.oauth.challenge import invalid_token
-from app.protocol.request import A2ARequest, render_body
-from app.protocol.secrets import with_secrets
+from app.protocol.request import A2ARequest, render_body, with_secrets
 from app.protocol.stream.followups import follow_up_method, is_streaming, task_request
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
@@ -94,7 +93,7 @@ class RequestTab(RequestForm):
         self._closing = OwnedTask()
         self.controller.finished.connect(self._on_exchange_over)
         self._card_caps: dict[str, Any] | None = None
-        self.body_flow = BodyFlow(self)  # live preview, template ids, Ctrl+Shift+Enter
+        self.body_flow = BodyFlow(self, parent=self)  # live preview, template ids, Ctrl+Shift+Enter
 
         # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
@@ -113,8 +112,8 @@ class RequestTab(RequestForm):
         self.controller.events_arrived.connect(self._on_exchange_events)  # after the presenter's
         self.attachments_panel, self.artifacts_view = install_files(self)
         install_assertions(self)
-        self.push = PushWiring(self)  # Use local receiver; deliveries on the timeline
-        self.gaps = GapWiring(self)  # after a resubscription: GetTask, missed updates
+        self.push = PushWiring(self, parent=self)  # Use local receiver; deliveries on the timeline
+        self.gaps = GapWiring(self, parent=self)  # after a resubscription: GetTask, missed updates
         self.response_view.set_curl_source(lambda: copy_command(self.to_saved(), self.variables))
         self.timeline.stop_requested.connect(self.cancel)
         self.timeline.cancel_task_requested.connect(self.cancel_task)
@@ -158,7 +157,7 @@ class RequestTab(RequestForm):
         ):
             signal.connect(self._update_dirty)
         # After the presenter: a binding mismatch error is shown before the card hint joins it.
-        self.binding_help = BindingHelp(self)
+        self.binding_help = BindingHelp(self, parent=self)
 
     # --- state read by the window and tests -------------------------------------------
 
@@ -461,7 +460,7 @@ class RequestTab(RequestForm):
         ctx = self.body_flow.context(spec, self._follow_up)
         return dataclasses.replace(ctx, attachments=self.attachments_panel.attachments())
 
-    def _side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:
+    def side_request(self, role: MethodRole, task_id: str) -> A2ARequest | None:
         """The ``role`` request for ``task_id`` over this tab's binding, headers and auth."""
         try:
             base = self.build_request()
@@ -475,7 +474,7 @@ class RequestTab(RequestForm):
         timeline (the stream, if still open, goes on and shows the cancellation)."""
         if not task_id or self.controller.side_busy:
             return
-        request = self._side_request(MethodRole.CANCEL, task_id)
+        request = self.side_request(MethodRole.CANCEL, task_id)
         if request is None:
             return
         self.timeline.add_marker(f"{request.method} sent for task {task_id}")
@@ -487,7 +486,7 @@ class RequestTab(RequestForm):
         new connection."""
         if not task_id or self.busy:
             return
-        request = self._side_request(MethodRole.SUBSCRIBE, task_id)
+        request = self.side_request(MethodRole.SUBSCRIBE, task_id)
         if request is None:
             return
         self.response_view.clear()

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QByteArray, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from app.settings import Settings, SettingsFile, ThemeChoice, WindowLayout
 
@@ -24,17 +24,41 @@ if TYPE_CHECKING:
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.command_palette import CommandPalette
     from app.ui.shell.help_dialogs import AboutDialog, ShortcutsDialog
-    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.menus import WindowMenus
+    from app.ui.shell.messages import MessageBridge
     from app.ui.shell.settings_dialog import SettingsDialog
     from app.ui.shell.theme import ThemeManager
 
 
-class Desktop(QObject):
-    """Owns ``window``'s settings file; applies the settings at start and on change."""
+class DesktopHost(Protocol):
+    """What the desktop uses of the main window besides its QMainWindow self
+    (``MainWindow``, which creates it: typed here, not imported)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    @property
+    def messages(self) -> MessageBridge:
+        """Where status messages go."""
+        ...
+
+    @property
+    def menus(self) -> WindowMenus:
+        """The menu bar's actions (refreshed before a dialog lists them)."""
+        ...
+
+    def request_tabs(self) -> list[RequestTab]:
+        """All request tabs, in tab order."""
+        ...
+
+
+class Desktop(QObject):
+    """Owns ``window``'s settings file; applies the settings at start and on change.
+
+    ``host`` is the same main window as ``window``, seen as the holder of tabs and menus.
+    """
+
+    def __init__(self, window: QMainWindow, host: DesktopHost) -> None:
         super().__init__(window)
         self.window = window
+        self.host = host
         self.file = SettingsFile.load()
         self._pages: list[tuple[str, Callable[[], QWidget]]] = []
         self._default_state: QByteArray | None = None
@@ -85,7 +109,7 @@ class Desktop(QObject):
         if (new.editor_font, new.editor_font_size) != (old.editor_font, old.editor_font_size):
             self._apply_font()
         if new.default_timeout != old.default_timeout:
-            for tab in self.window.request_tabs():
+            for tab in self.host.request_tabs():
                 if tab.deadline_spin.value() == old.default_timeout:
                     tab.deadline_spin.setValue(new.default_timeout)
 
@@ -112,7 +136,7 @@ class Desktop(QObject):
 
         if self._default_state is not None:
             self.window.restoreState(self._default_state)
-        for tab in self.window.request_tabs():
+        for tab in self.host.request_tabs():
             for splitter in tab.findChildren(QSplitter):
                 sizes = splitter.sizes()
                 if sizes and min(sizes) == 0:
@@ -130,7 +154,7 @@ class Desktop(QObject):
         try:
             self.file.save()
         except OSError as exc:
-            self.window.messages.show(f"Cannot save settings: {exc}", 10000)
+            self.host.messages.show(f"Cannot save settings: {exc}", 10000)
 
     # --- dialogs ---------------------------------------------------------------------
 
@@ -150,7 +174,7 @@ class Desktop(QObject):
         return dialog
 
     def _history_store(self) -> HistoryStore | None:
-        recording = getattr(self.window, "history", None)
+        recording = getattr(self.host, "history", None)
         return getattr(recording, "store", None)
 
     def open_about(self) -> AboutDialog:
@@ -165,7 +189,7 @@ class Desktop(QObject):
         """Help → Keyboard shortcuts: a table made from the menu actions' shortcuts."""
         from app.ui.shell.help_dialogs import ShortcutsDialog
 
-        self.window.menus.refresh()
+        self.host.menus.refresh()
         dialog = ShortcutsDialog(self.window.menuBar(), self.window)
         dialog.open()
         return dialog
@@ -174,7 +198,7 @@ class Desktop(QObject):
         """View → Command palette (Ctrl+Shift+P): run any menu action by name."""
         from app.ui.shell.command_palette import CommandPalette
 
-        self.window.menus.refresh()
+        self.host.menus.refresh()
         palette = CommandPalette(self.window.menuBar(), self.window)
         palette.popup()
         return palette

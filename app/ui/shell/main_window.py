@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     import httpx
     from PySide6.QtGui import QCloseEvent
-    from PySide6.QtWidgets import QDialog, QWidget
+    from PySide6.QtWidgets import QDialog, QMenu, QWidget
 
     from app.spec.variables import Resolver
     from app.ui.collections.generate_server_dialog import GenerateServerDialog
@@ -49,7 +49,10 @@ class MainWindow(QMainWindow):
     application can cancel running requests and stop the demo agent first, then calls
     :meth:`close_now` (an orderly qasync shutdown: no task outlives the loop).
 
-    It is the :class:`~app.ui.shell.host.TabHost` of the session and spec controllers.
+    It is the :class:`~app.ui.shell.host.TabHost` of the session and spec controllers, and
+    what its parts type it as (``DesktopHost``, ``MenuHost``, ``CheckHost``,
+    ``GenerateServerHost``): they are given the window twice, as the QMainWindow and as
+    that host, so that none of them imports this module.
 
     Signals:
         close_requested: the user asked to close the window (no args).
@@ -76,7 +79,7 @@ class MainWindow(QMainWindow):
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
         self.tabs.setDocumentMode(True)
-        self.tabs.tabCloseRequested.connect(self._close_tab)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
 
         self.messages = MessageBridge(self.statusBar(), self)
@@ -88,7 +91,7 @@ class MainWindow(QMainWindow):
         # Before the first paint: the settings that change it (theme, geometry) and the
         # menu bar's titles. The menus' actions (QAction, QKeySequence, some fifty of them)
         # come first thing in complete_setup(): no menu opens before the event loop runs.
-        self.desktop = Desktop(self)
+        self.desktop = Desktop(self, self)
         bar = self.menuBar()
         self._titled_menus = [bar.addMenu(title) for title, _ in MENU_TITLES]
         for menu, (_, name) in zip(self._titled_menus, MENU_TITLES, strict=True):
@@ -116,7 +119,7 @@ class MainWindow(QMainWindow):
         self._setup_history()
         from app.ui.check.check_action import CheckController
 
-        self.check = CheckController(self)  # Request → Check this agent…, its report dock
+        self.check = CheckController(self, self)  # Request → Check this agent…, its report dock
         self.menus.complete()  # shortcuts, every dock in View, Quit last
         self.desktop.complete_setup()
         self.desktop.restore_layout()
@@ -150,10 +153,10 @@ class MainWindow(QMainWindow):
         # (app/ui/shell/menus.py).
         from app.ui.shell.menus import WindowMenus
 
-        self.menus = WindowMenus(self, self.desktop, self._titled_menus)
+        self.menus: WindowMenus = WindowMenus(self, self, self.desktop, self._titled_menus)
         self.new_a2a_action = self.menus.new_a2a
         self.reopen_closed_action = self.menus.reopen_closed
-        self._file_menu = self.menus.file
+        self._file_menu: QMenu = self.menus.file
         self._view_menu = self.menus.view
         self._quit_action = self.menus.quit
         # (action, keys) pairs appended here before complete_setup() get their shortcut then.
@@ -245,7 +248,8 @@ class MainWindow(QMainWindow):
         if index >= 0:
             self.tabs.setTabText(index, title)
 
-    def _close_tab(self, index: int) -> None:
+    def close_tab(self, index: int) -> None:
+        """Close the request tab at ``index``; the session keeps it for *Reopen closed tab*."""
         from app.ui.request.request_tab import RequestTab
 
         widget = self.tabs.widget(index)

@@ -13,28 +13,62 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QToolBar, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QToolBar, QWidget
+
+from app.ui.shell.host import TabHost
 
 if TYPE_CHECKING:
+    from app.settings import ThemeChoice
+    from app.ui.collections.generate_server_dialog import GenerateServerDialog
     from app.ui.request.request_tab import RequestTab
-    from app.ui.shell.desktop import Desktop
-    from app.ui.shell.main_window import MainWindow
+
+
+class MenuHost(TabHost, Protocol):
+    """What the menus use of the main window besides its QMainWindow self (``MainWindow``,
+    which builds them: typed here, not imported)."""
+
+    generate_server_dialog: GenerateServerDialog | None
+    """*Request → Generate server…* while it is open (one at a time)."""
+
+    def close_tab(self, index: int) -> None:
+        """Close the request tab at ``index`` (kept for *Reopen closed tab*)."""
+        ...
+
+    def reopen_closed_tab(self) -> RequestTab | None:
+        """Bring back the tab closed last."""
+        ...
+
+
+class DesktopActions(Protocol):
+    """The Edit, View and Help menus' dialogs and settings (``app.ui.shell.desktop.Desktop``:
+    typed here, not imported, since the desktop opens dialogs that list these menus)."""
+
+    def open_settings(self) -> object: ...
+    def open_command_palette(self) -> object: ...
+    def set_theme(self, choice: ThemeChoice) -> None: ...
+    def reset_layout(self) -> None: ...
+    def open_shortcuts(self) -> object: ...
+    def open_about(self) -> object: ...
 
 
 class WindowMenus:
-    """Builds the menus of ``window``; request actions act on its current tab.
+    """Builds the menus of ``window``; request actions act on ``host``'s current tab.
 
     Shortcuts are attached in :meth:`complete`: the first QKeySequence makes PySide build
     ~100 enum classes (~80 ms), and no key can be pressed before the event loop runs.
     """
 
-    def __init__(self, window: MainWindow, desktop: Desktop, titled: Sequence[QMenu]) -> None:
+    def __init__(
+        self, window: QMainWindow, host: MenuHost, desktop: DesktopActions, titled: Sequence[QMenu]
+    ) -> None:
         """Fill ``titled``: the bar's File, Edit, View, Request and Help menus, empty (the
-        window adds them before its first paint, :data:`app.ui.shell.main_window.MENU_TITLES`)."""
+        window adds them before its first paint, :data:`app.ui.shell.main_window.MENU_TITLES`).
+        ``host`` is the same main window as ``window``, seen as the holder of the tabs."""
         self.window = window
+        self.host = host
         self.desktop = desktop
         self.pending_shortcuts: list[tuple[QAction, str]] = []  # attached in complete()
         self._shortcuts: list[tuple[QAction, str]] | None = self.pending_shortcuts
@@ -76,7 +110,7 @@ class WindowMenus:
             self._shortcuts.append((action, keys))
 
     def _build_file(self) -> None:
-        w = self.window
+        w = self.host
         new_menu = self.file.addMenu("&New request")
         new_menu.setObjectName("menuNewRequest")
         self.new_a2a = self.action(
@@ -85,7 +119,7 @@ class WindowMenus:
         self.close_tab = self.action(
             self.file,
             "&Close tab",
-            lambda: w._close_tab(w.tabs.currentIndex()),
+            lambda: w.close_tab(w.tabs.currentIndex()),
             name="closeTabAction",
             keys="Ctrl+W",
         )
@@ -98,10 +132,12 @@ class WindowMenus:
         )
         self.reopen_closed.setEnabled(False)
         self.import_requests = self.action(
-            self.file, "&Import…", lambda: _import(w), name="importAction"
+            self.file, "&Import…", lambda: _import(w, self.window), name="importAction"
         )
         self.file.addSeparator()
-        self.quit = self.action(self.file, "&Quit", w.close, name="quitAction", keys="Ctrl+Q")
+        self.quit = self.action(
+            self.file, "&Quit", self.window.close, name="quitAction", keys="Ctrl+Q"
+        )
 
     def _build_edit(self) -> None:
         # Text widgets handle these keys themselves (ShortcutOverride); the actions make
@@ -164,7 +200,7 @@ class WindowMenus:
         self.view.addSeparator()  # the panels' toggles follow (complete())
 
     def _build_request(self) -> None:
-        tab = self.window.current_tab
+        tab = self.host.current_tab
         self.send = self.action(
             self.request, "&Send", lambda: _if(tab(), _send), name="sendRequestAction"
         )
@@ -219,13 +255,13 @@ class WindowMenus:
         self.generate_server = self.action(
             self.request,
             "Generate &server…",
-            lambda: _generate_server(self.window),
+            lambda: _generate_server(self.host, self.window),
             name="generateServerAction",
         )
         self.show_other_version = self.action(
             self.request,
             "Show in the &other version…",
-            lambda: _if(tab(), lambda t: _show_other_version(self.window, t)),
+            lambda: _if(tab(), lambda t: _show_other_version(self.host, t)),
             name="showOtherVersionAction",
         )
         self.request.addSeparator()
@@ -288,7 +324,7 @@ class WindowMenus:
 
     def refresh(self) -> None:
         """Enable the request actions for what the current tab can do now."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         busy = tab is not None and tab.busy
         self.send.setEnabled(tab is not None and not busy)
         self.replace_and_send.setEnabled(tab is not None and not busy)
@@ -365,10 +401,10 @@ def _verify_card(tab: RequestTab) -> None:
     tab.card_panel.open_verify_dialog()
 
 
-def _generate_server(window: MainWindow) -> None:
+def _generate_server(host: MenuHost, window: QWidget) -> None:
     from app.ui.collections.generate_server_dialog import open_generate_server
 
-    open_generate_server(window)
+    open_generate_server(host, window)
 
 
 def _extended_card(tab: RequestTab) -> None:
@@ -376,14 +412,16 @@ def _extended_card(tab: RequestTab) -> None:
     tab.card_panel.get_extended_card()
 
 
-def _import(window: MainWindow) -> None:
-    if hasattr(window, "spec"):  # the spec tree the result opens in exists from complete_setup()
+def _import(host: TabHost, window: QWidget) -> None:
+    # The spec tree the result opens in exists from the window's complete_setup().
+    spec = getattr(host, "spec", None)
+    if spec is not None:
         from app.ui.collections.import_dialog import open_import
 
-        open_import(window.spec, window)
+        open_import(spec, window)
 
 
-def _show_other_version(window: MainWindow, tab: RequestTab) -> None:
+def _show_other_version(host: TabHost, tab: RequestTab) -> None:
     from app.ui.request.explainer_view import open_explainer
 
-    open_explainer(window, tab)
+    open_explainer(host, tab)

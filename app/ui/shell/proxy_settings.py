@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.paths import network_settings_path, secrets_path
 from app.protocol.net.network import ProxyMode, ProxySettings
 from app.spec.variables import SecretStore
 from app.ui.request.secret_edit import SecretEdit
@@ -42,25 +43,14 @@ _MODE_LABELS = {
 _current: tuple[Path, ProxySettings] | None = None
 
 
-def _config_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("a2a-workbench"))
-
-
-def settings_path() -> Path:
-    """The file holding the proxy setting."""
-    return _config_dir() / "network.json"
-
-
 def _store() -> SecretStore:
-    return SecretStore(_config_dir() / "secrets.json")
+    return SecretStore(secrets_path())
 
 
 def load_proxy(path: Path | None = None) -> ProxySettings:
     """The saved proxy setting (the system proxy when none is saved or the file is bad)."""
     try:
-        data: Any = json.loads((path or settings_path()).read_text(encoding="utf-8"))
+        data: Any = json.loads((path or network_settings_path()).read_text(encoding="utf-8"))
         raw = data["proxy"]
         mode = ProxyMode(raw.get("mode", "system"))
         url, user = str(raw.get("url", "")), str(raw.get("username", ""))
@@ -79,7 +69,7 @@ def save_proxy(proxy: ProxySettings, path: Path | None = None) -> str:
     raw: dict[str, str] = {"mode": proxy.mode.value, "url": proxy.url, "username": proxy.username}
     if proxy.password:
         raw["password"] = "{{" + PASSWORD_VARIABLE + "}}"
-    target = path or settings_path()
+    target = path or network_settings_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"proxy": raw}, indent=2) + "\n", encoding="utf-8")
     _current = (target, proxy)
@@ -89,7 +79,7 @@ def save_proxy(proxy: ProxySettings, path: Path | None = None) -> str:
 def current_proxy() -> ProxySettings:
     """The app's proxy setting (read once, then as last saved)."""
     global _current
-    path = settings_path()
+    path = network_settings_path()
     if _current is None or _current[0] != path:
         _current = (path, load_proxy(path))
     return _current[1]

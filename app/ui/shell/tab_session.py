@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from app.session import CLOSED_LIMIT, Session, TabState, session_path
+from app.paths import session_path
+from app.session import CLOSED_LIMIT, Session, TabState
 from app.session import load as load_session
 from app.session import save as save_session
 from app.spec.xa2a import SavedRequest
