@@ -22,6 +22,7 @@ from app.check.target import Target
 from app.history.recorder import Recorder, Writer
 from app.history.store import HistoryStore
 from app.protocol import exchange
+from app.protocol.bindings import traits
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -141,7 +142,7 @@ def build_request(
     if raw_body is not None:
         body = raw_body
     elif params is not None:
-        if target.binding is Binding.JSONRPC:
+        if traits(target.binding).payload.envelope:
             body = json.dumps(envelope(method, params, None))
         else:
             body = json.dumps(params)
@@ -244,7 +245,7 @@ def _take(result: CallResult, event: object, binding: Binding) -> None:
 
 
 def _unwrap(value: Any, binding: Binding) -> Any:
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         if isinstance(value, dict) and "result" in value:
             return value["result"]
         return NOT_JSON
@@ -253,7 +254,7 @@ def _unwrap(value: Any, binding: Binding) -> Any:
 
 def item_value(item: StreamItem, binding: Binding) -> Any:
     """A stream item's event object (JSON-RPC: the ``result`` of its envelope)."""
-    return _unwrap(item.json, binding) if binding is Binding.JSONRPC else item.json
+    return _unwrap(item.json, binding)
 
 
 def replace_timeout(settings: CallSettings, timeout_s: float) -> CallSettings:

@@ -11,6 +11,10 @@ from app.protocol.card.card_shape import CardProblem, Severity
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
 
+# A known peer habit, not a trait of the binding: the Python SDK's gRPC server ignores
+# a2a-version metadata (docs/CHECKS.md), so serving it warns there and fails elsewhere.
+_IGNORES_VERSION = frozenset({Binding.GRPC})
+
 NO_ANSWER = "no answer at "
 """How ``card.interface-answers`` begins when nothing answered (the runner then stops)."""
 
@@ -72,8 +76,7 @@ async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdi
     if error is not None and matches(target.binding, VERSION_NOT_SUPPORTED, error, call.body):
         return passed(f"A2A-Version {UNSUPPORTED_VERSION} refused with {want}")
     served = task_of(call.value) is not None or message_of(call.value) is not None
-    if call.ok and served and target.binding is Binding.GRPC:
-        # The Python SDK's gRPC server ignores a2a-version metadata (docs/CHECKS.md).
+    if call.ok and served and target.binding in _IGNORES_VERSION:
         return warned(
             f"a2a-version {UNSUPPORTED_VERSION} was served as if supported; the spec asks "
             f"for {want}"

@@ -10,12 +10,12 @@ from app.check.context import CheckContext, message_of, task_of, task_state
 from app.check.spec import CheckSpec, Verdict, failed, passed, skipped
 from app.check.target import Target
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.methods.parts import Dialect, dialect_of
 
 
 def _parts_key(target: Target) -> str:
     # 0.3 REST and gRPC speak the 0.3 proto, whose Message holds `content` (PROTOCOL.md §5.2).
-    if target.version is ProtocolVersion.V0_3 and target.binding is not Binding.JSONRPC:
+    if dialect_of(target.version, target.binding) is Dialect.V03_PROTO:
         return "content"
     return "parts"
 

@@ -23,8 +23,8 @@ from app.check.target import (
     expected_form,
     matches,
 )
+from app.protocol.bindings import ErrorForm, Payload, traits
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
-from app.protocol.types import Binding
 
 _STANDARD = frozenset({-32700, -32600, -32601, -32602, -32603})
 
@@ -39,7 +39,7 @@ def judge(target: Target, call: CallResult, form: A2AErrorForm, what: str) -> Ve
         return passed(f"{what}: {want}")
     if (
         error is not None
-        and target.binding is Binding.JSONRPC
+        and traits(target.binding).errors is ErrorForm.JSONRPC
         and form.jsonrpc in _STANDARD
         and error.code in _STANDARD
     ):
@@ -92,7 +92,8 @@ async def not_cancelable(ctx: CheckContext, target: Target | None) -> Verdict:
 
 
 def _jsonrpc_only(target: Target) -> Verdict | None:
-    if target.binding is not Binding.JSONRPC:
+    # The JSON-RPC rules send broken envelopes and expect JSON-RPC error codes.
+    if not traits(target.binding).payload.envelope:
         return skipped("a JSON-RPC rule")
     return None
 
@@ -110,8 +111,11 @@ async def method_not_found(ctx: CheckContext, target: Target | None) -> Verdict:
 
 async def invalid_params(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
-    if target.binding is Binding.GRPC:
-        return skipped("a gRPC request is a typed message: it cannot carry ill-typed params")
+    found = traits(target.binding)
+    if found.payload is Payload.PROTO:
+        return skipped(
+            f"{found.a_label} request is a typed message: it cannot carry ill-typed params"
+        )
     method = method_for_role(target.version, MethodRole.SEND).name
     params = {"message": "not a message object"}
     call = await ctx.call(target, method, params=params)

@@ -29,7 +29,8 @@ from app.protocol.methods.catalog import (
     find_method,
     method_for_role,
 )
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.methods.parts import Dialect, dialect_of
+from app.protocol.types import ProtocolVersion
 from app.push.receiver import PushDelivery, PushReceiver
 
 _METHODS = {
@@ -140,9 +141,10 @@ def _send_params(target: Target, text: str, url: str, token: str) -> dict[str, A
     spec = method_for_role(target.version, MethodRole.SEND)
     params: dict[str, Any] = spec.template(target.binding, TemplateContext(text=text))
     config = {"url": url, "token": token}
-    if target.version is ProtocolVersion.V1_0:
+    dialect = dialect_of(target.version, target.binding)
+    if dialect is Dialect.V1:
         params["configuration"] = {"taskPushNotificationConfig": config}
-    elif target.binding is Binding.JSONRPC:
+    elif dialect is Dialect.V03_JSONRPC:
         params["configuration"] = {"pushNotificationConfig": config, "blocking": True}
     else:
         params["configuration"] = {"pushNotification": config, "blocking": True}

@@ -46,6 +46,8 @@ from app.check.registry import (
 from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
+from app.protocol.bindings import binding_named, traits
+from app.protocol.card.card_shape import KNOWN_BINDINGS
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
@@ -53,7 +55,7 @@ from app.protocol.clock import Clock
 from app.protocol.net.auth import AuthConfig, AuthKind
 from app.protocol.net.http import client_for
 from app.protocol.net.network import DIRECT, NetworkOptions
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.types import ProtocolVersion
 
 log = logging.getLogger(__name__)
 
@@ -282,14 +284,15 @@ def _targets(
         )
         interfaces = interfaces[:MAX_INTERFACES]
     for i, iface in interfaces:
-        if not iface.speakable or iface.major_minor is None:
+        binding = iface.known_binding
+        if not iface.speakable or iface.major_minor is None or binding is None:
             unspeakable.append((f"{iface.binding} {iface.protocol_version} {iface.url}", _UNSPOKEN))
             continue
         targets.append(
             Target(
                 i,
                 _absolute(iface.url, iface.binding, card_url),
-                Binding(iface.binding),
+                binding,
                 ProtocolVersion(iface.major_minor),
                 iface.tenant,
             )
@@ -332,7 +335,8 @@ def _extensions(view: CardView, given: tuple[str, ...]) -> tuple[str, ...]:
 def _absolute(url: str, binding: str, card_url: str) -> str:
     """A relative HTTP interface URL resolved against the card's URL (as a browser would;
     ``a2a-workbench card`` flags it); gRPC's ``host:port`` and absolute URLs unchanged."""
-    if binding == Binding.GRPC.value or "://" in url or "://" not in card_url:
+    known = binding_named(binding)
+    if (known is not None and traits(known).url.target) or "://" in url or "://" not in card_url:
         return url
     return urljoin(card_url, url)
 
@@ -398,7 +402,12 @@ def _withheld(target: Target, card_url: str) -> CheckResult:
     )
 
 
-_UNSPOKEN = "this app speaks A2A 1.0 and 0.3 over JSONRPC, HTTP+JSON and GRPC"
+_UNSPOKEN = (
+    "this app speaks A2A 1.0 and 0.3 over "
+    + ", ".join(KNOWN_BINDINGS[:-1])
+    + (" and " if len(KNOWN_BINDINGS) > 1 else "")
+    + KNOWN_BINDINGS[-1]
+)
 
 
 def _not_spoken(label: str, why: str) -> CheckResult:

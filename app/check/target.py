@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from app.protocol.bindings import ErrorForm, traits
 from app.protocol.events import ExchangeError
 from app.protocol.types import Binding, ProtocolVersion
 
@@ -133,12 +134,13 @@ def matches(binding: Binding, form: A2AErrorForm, error: ExchangeError, body: An
     HTTP and gRPC share status codes among several errors: where the server names the
     error (ErrorInfo ``reason``, a 0.3 gRPC class-name prefix) the name must match too.
     """
-    if binding is Binding.JSONRPC:
+    carried = traits(binding).errors
+    if carried is ErrorForm.JSONRPC:
         return error.code == form.jsonrpc
     reason = error_reason(error, body)
     if reason and reason != form.reason:
         return False
-    if binding is Binding.HTTP_JSON:
+    if carried is ErrorForm.HTTP:
         return error.code == form.http
     if not reason and form.name.endswith("Error"):
         prefix = _CLASS_PREFIX.match(error.message)
@@ -149,11 +151,12 @@ def matches(binding: Binding, form: A2AErrorForm, error: ExchangeError, body: An
 
 def expected_form(binding: Binding, form: A2AErrorForm) -> str:
     """``"-32001"``, ``"HTTP 404"`` or ``"gRPC NOT_FOUND"``: what the rule asks for."""
-    if binding is Binding.JSONRPC:
-        return f"JSON-RPC {form.jsonrpc} ({form.name})"
-    if binding is Binding.HTTP_JSON:
-        return f"HTTP {form.http} ({form.reason})"
-    return f"gRPC {form.grpc} ({form.reason})"
+    carried = traits(binding).errors
+    if carried is ErrorForm.JSONRPC:
+        return f"{carried.value} {form.jsonrpc} ({form.name})"
+    if carried is ErrorForm.HTTP:
+        return f"{carried.value} {form.http} ({form.reason})"
+    return f"{carried.value} {form.grpc} ({form.reason})"
 
 
 def classify(binding: Binding, error: ExchangeError, body: Any = None) -> str:
@@ -165,8 +168,4 @@ def classify(binding: Binding, error: ExchangeError, body: Any = None) -> str:
         return prefix.group(1)
     if len(found) == 1:
         return found[0]
-    if binding is Binding.JSONRPC:
-        return f"JSON-RPC {error.code}"
-    if binding is Binding.HTTP_JSON:
-        return f"HTTP {error.code}"
-    return f"gRPC {error.code}"
+    return f"{traits(binding).errors.value} {error.code}"

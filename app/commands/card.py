@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.printer import for_terminal
+from app.protocol.bindings import traits
 from app.protocol.card.card_shape import CardProblem, CardShape, Severity
 from app.protocol.card.fetch import CardFetchResult, fetch_card
 from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
@@ -98,7 +99,8 @@ def picked(view: CardView, version: str) -> int | None:
 
 def is_relative(iface: InterfaceView) -> bool:
     """The interface URL names no host to connect to (gRPC: ``host:port`` is absolute)."""
-    if iface.binding == "GRPC":
+    binding = iface.known_binding
+    if binding is not None and traits(binding).url.target:
         return not iface.url or iface.url.startswith("/")
     try:
         parts = urlsplit(iface.url)

@@ -29,9 +29,10 @@ from app.commands.cli import CliUsageError
 from app.errors import UsageError
 from app.generate.output_dir import OutputDirError, check_dir
 from app.generate.plan import plan_from_card
-from app.generate.project_model import Language
+from app.generate.project_model import ALL_BINDINGS, SERVED_BINDINGS, Language
 from app.generate.source import CardUnreachable, SourceError, load_source
 from app.generate.write import GeneratorMissing, start_commands, write
+from app.protocol.bindings import from_value
 from app.protocol.types import Binding
 from app.spec.variables import parse_var
 
@@ -43,11 +44,11 @@ def _bindings(values: list[str]) -> frozenset[Binding]:
     chosen: set[Binding] = set()
     for value in values:
         for item in value.replace(",", " ").split():
-            try:
-                chosen.add(Binding(item.upper()))
-            except ValueError:
-                names = ", ".join(b.value for b in Binding)
-                raise CliUsageError(f"unknown binding {item!r} (choose from {names})") from None
+            binding = from_value(item.upper())
+            if binding is None or binding not in ALL_BINDINGS:
+                names = ", ".join(b.value for b in SERVED_BINDINGS)
+                raise CliUsageError(f"unknown binding {item!r} (choose from {names})")
+            chosen.add(binding)
     return frozenset(chosen)
 
 

@@ -39,6 +39,7 @@ from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, wit
 from app.commands.printer import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
+from app.protocol.bindings import traits
 from app.protocol.events import ExchangeEnd, Outcome
 from app.protocol.methods.catalog import TemplateContext, find_method, methods_for
 from app.protocol.methods.parts import Attachment, data_attachment, file_attachment, uri_attachment
@@ -225,7 +226,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
             raise CliUsageError("--task-id and --context-id fill --text templates, not --body")
         params_text = _read_body(args.body)
         parse_body(params_text)
-        if binding is Binding.JSONRPC:
+        if traits(binding).payload.envelope:
             # Wrap the params text as given, so numbers and key order reach the peer unchanged.
             head = json.dumps({"jsonrpc": "2.0", "id": new_request_id(), "method": args.method})
             body = head[:-1] + ', "params": ' + params_text.strip() + "}"

@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.generate.project_model import ALL_BINDINGS, Language, ServerPlan
+from app.generate.project_model import ALL_BINDINGS, SERVED_BINDINGS, Language, ServerPlan
+from app.protocol.bindings import traits
 from app.protocol.card.card_shape import CardProblem, CardShape, Severity, detect_shape
 from app.protocol.card.card_validate import validate_card
 from app.protocol.types import Binding
@@ -55,7 +56,6 @@ _KEPT_FIELDS = (
     "defaultOutputModes",
 )
 _SKILL_FIELDS = ("id", "name", "description", "tags", "examples", "inputModes", "outputModes")
-_BINDING_ORDER = (Binding.JSONRPC, Binding.HTTP_JSON, Binding.GRPC)
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def interfaces_for(
     return [
         {"url": urls[b], "protocolBinding": b.value, "protocolVersion": v}
         for v in versions
-        for b in _BINDING_ORDER
+        for b in SERVED_BINDINGS
         if b in bindings
     ]
 
@@ -178,16 +178,20 @@ def plan_from_card(
         The plan, the validator's problems on the new card and the changes made.
 
     Raises:
-        ValueError: no binding, a port outside 1..65535, or an empty host.
+        ValueError: no binding, a binding the generated server cannot serve, a port outside
+            1..65535, or an empty host.
     """
     if not bindings:
         raise ValueError("choose at least one binding")
+    if unserved := sorted(bindings - ALL_BINDINGS):
+        raise ValueError(f"a generated server cannot serve {', '.join(unserved)}")
     if not host.strip():
         raise ValueError("the host is empty")
     for label, value in (("port", port), ("gRPC port", grpc_port)):
         if not 0 < value < 65536:
             raise ValueError(f"the {label} must be in 1..65535, got {value}")
-    if Binding.GRPC in bindings and port == grpc_port:
+    # What does not ride HTTP (gRPC) has a server, and a port, of its own.
+    if any(not traits(b).rides_http for b in bindings) and port == grpc_port:
         raise ValueError(f"the HTTP and gRPC ports must differ (both {port})")
     interfaces = interfaces_for(host, port, grpc_port, bindings, compat_v03)
     new_card, notes = server_card(card, interfaces)

@@ -14,7 +14,10 @@ class Language(StrEnum):
     NODE = "node"
 
 
-ALL_BINDINGS: frozenset[Binding] = frozenset(Binding)
+SERVED_BINDINGS = (Binding.JSONRPC, Binding.HTTP_JSON, Binding.GRPC)
+"""The bindings a generated server can serve (its templates implement each), in the order its
+card lists them; the app may speak more."""
+ALL_BINDINGS: frozenset[Binding] = frozenset(SERVED_BINDINGS)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from app.generate.output_dir import prepare_dir, write_files
 from app.generate.plan import JSONRPC_PATH, REST_PATH
-from app.generate.project_model import Language, ServerPlan
+from app.generate.project_model import SERVED_BINDINGS, Language, ServerPlan
 from app.protocol.types import Binding
 
 __all__ = [
@@ -85,15 +85,24 @@ def _plain(text: object) -> str:
 _HELLO = '{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}'
 
 
+# Where the generated server takes "hello" and the body that says it, per binding curl can
+# reach, in order of preference.
+_HELLO_SENDS = {
+    Binding.JSONRPC: (
+        JSONRPC_PATH,
+        f'{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{_HELLO}}}}}',
+    ),
+    Binding.HTTP_JSON: (REST_PATH + "/message:send", f'{{"message":{_HELLO}}}'),
+}
+
+
 def _try_send(http: str, bindings: frozenset[Binding]) -> str:
     """A curl line that sends "hello" over JSON-RPC, else HTTP+JSON ("" for gRPC only)."""
-    if Binding.JSONRPC in bindings:
-        url = f"{http}/"
-        body = f'{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{_HELLO}}}}}'
-    elif Binding.HTTP_JSON in bindings:
-        url, body = f"{http}/rest/message:send", f'{{"message":{_HELLO}}}'
-    else:
+    chosen = next((b for b in _HELLO_SENDS if b in bindings), None)
+    if chosen is None:
         return ""
+    path, body = _HELLO_SENDS[chosen]
+    url = http + path
     return (
         f'curl -s {url} -H "Authorization: Bearer $A2A_TOKEN" \\\n'
         "  -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n"
@@ -109,7 +118,7 @@ def _values(plan: ServerPlan) -> dict[str, str]:
         _BINDING_LINES[b].format(
             http=http, jsonrpc=JSONRPC_PATH, rest=REST_PATH, grpc=f"{url_host}:{plan.grpc_port}"
         )
-        for b in (Binding.JSONRPC, Binding.HTTP_JSON, Binding.GRPC)
+        for b in SERVED_BINDINGS
         if b in plan.bindings
     ]
     compat = (

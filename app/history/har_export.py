@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from app import __version__
 from app.history.store import HistoryEntry
+from app.protocol.bindings import from_value, traits
 from app.protocol.events import (
     ExchangeEnd,
     ExchangeError,
@@ -52,9 +53,10 @@ def _ms(seconds: float) -> float:
 
 
 def har_entry(entry: HistoryEntry, events: list[ExchangeEvent]) -> dict[str, Any] | None:
-    """One HAR entry, or None for a gRPC exchange or one that sent nothing."""
+    """One HAR entry, or None for an exchange that did not ride HTTP (gRPC) or sent nothing."""
     sent = next((e for e in events if isinstance(e, RequestSent)), None)
-    if sent is None or entry.binding == "GRPC":
+    binding = from_value(entry.binding)
+    if sent is None or (binding is not None and not traits(binding).rides_http):
         return None
     head = next((e for e in events if isinstance(e, ResponseHead)), None)
     body = next((e for e in events if isinstance(e, ResponseBody)), None)

@@ -27,7 +27,11 @@ from app.history.codec import decode
 from app.history.recorder import Recorder, Writer
 from app.history.retention import Retention, delete, enforce
 from app.history.schema import NewerSchemaError, connect, migrate
+<<<<<<< HEAD
 from app.paths import history_path
+=======
+from app.protocol.bindings import Framing, from_value, traits
+>>>>>>> h-bindings
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
 
@@ -261,14 +265,16 @@ class HistoryStore:
         entry = self.entry(exchange_id)
         if entry is None:
             return
-        grpc = entry.binding == "GRPC"
+        binding = from_value(entry.binding)
+        # Items of an SSE stream are stored as their frames, the others as their JSON.
+        messages = binding is not None and traits(binding).framing is Framing.MESSAGES
         with self._lock:
             rows = self._db.execute(
                 "SELECT kind, t, meta, payload FROM events WHERE exchange_id = ? ORDER BY n",
                 (exchange_id,),
             ).fetchall()
         for kind, t, meta, payload in rows:
-            yield from decode(kind, t, meta, payload, grpc=grpc)
+            yield from decode(kind, t, meta, payload, grpc=messages)
 
     def distinct(self, column: str) -> list[str]:
         """The values of ``endpoint``, ``rpc_method`` or ``outcome`` present (filter menus)."""

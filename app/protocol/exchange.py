@@ -26,6 +26,7 @@ from enum import Enum
 
 import httpx
 
+from app.protocol.bindings import traits
 from app.protocol.clock import Clock
 from app.protocol.events import (
     NOT_JSON,
@@ -45,12 +46,11 @@ from app.protocol.findings import Finding
 from app.protocol.masking import mask_error, mask_event
 from app.protocol.methods.deviations import body_findings, item_findings
 from app.protocol.net.http import client_for
-from app.protocol.request import A2ARequest, PreparedCall, check_request, prepare
+from app.protocol.request import A2ARequest, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, request_secrets
 from app.protocol.stream.stream_items import ItemKind, TaskState, classify_item
-from app.protocol.transports import grpc, rest
-from app.protocol.transports import jsonrpc_http as jsonrpc
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.transports.transport_table import transport_for
+from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
 
 log = logging.getLogger(__name__)
@@ -137,10 +137,14 @@ async def run_batches(
             client = (
                 http
                 if http is not None
-                and (prepared.binding is Binding.GRPC or request.network.is_plain(request.endpoint))
+                and (
+                    not traits(prepared.binding).rides_http
+                    or request.network.is_plain(request.endpoint)
+                )
                 else await stack.enter_async_context(await _private_client(request))
             )
-            async with aclosing(_dispatch(prepared, client, clock)) as batches:
+            transport = transport_for(prepared.binding)
+            async with aclosing(transport.exchange(prepared, client, clock)) as batches:
                 budget: float | None = request.timeout  # waiting left before the answer
                 limits = _Limits(request, clock)
                 while True:
@@ -375,16 +379,3 @@ async def _private_client(request: A2ARequest) -> httpx.AsyncClient:
     return await asyncio.to_thread(
         client_for, request.endpoint, request.network, timeout=request.timeout
     )
-
-
-def _dispatch(
-    prepared: PreparedCall, client: httpx.AsyncClient, clock: Clock
-) -> AsyncGenerator[EventBatch, None]:
-    if prepared.binding is Binding.JSONRPC:
-        return jsonrpc.exchange(prepared, client, clock)
-    if prepared.binding is Binding.HTTP_JSON:
-        return rest.exchange(prepared, client, clock)
-    if prepared.binding is Binding.GRPC:
-        # gRPC opens its own channel; the httpx client is passed only to keep one signature.
-        return grpc.exchange(prepared, client, clock)
-    raise UsageError(f"The {prepared.binding.value} binding is not available yet")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.protocol.bindings import traits
 from app.protocol.events import Headers
 from app.protocol.methods.catalog import MethodSpec, TemplateContext, find_method
 from app.protocol.net.network import NetworkOptions
@@ -130,7 +131,7 @@ def render_body(
     request object itself.
     """
     obj = spec.template(binding, ctx)
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         obj = envelope(spec.name, obj, request_id)
     return json.dumps(obj, indent=2, ensure_ascii=False)
 
@@ -181,8 +182,11 @@ def check_request(request: A2ARequest) -> None:
             # RFC 9110 tolerates ISO-8859-1 bytes, but httpx, gRPC and most servers take
             # only ASCII; say so here rather than fail deep in a library.
             raise UsageError(f"Header {name!r} has non-ASCII characters (value not shown)")
-    if request.binding is Binding.GRPC and request.query:
-        raise UsageError("gRPC has no query string: send the credential as metadata instead")
+    found = traits(request.binding)
+    if found.url.target and request.query:
+        raise UsageError(
+            f"{found.label} has no query string: send the credential as {found.header_noun} instead"
+        )
     endpoint = request.endpoint.strip()
     target = endpoint if "://" in endpoint else f"//{endpoint}"
     try:

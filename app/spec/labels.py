@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
+from app.protocol.bindings import traits
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec.operations import BINDING_LABEL
 from app.spec.xa2a import SavedRequest
 
 
 def _label(version: ProtocolVersion, binding: Binding) -> str:
-    return f"({version.value} {BINDING_LABEL[binding]})"
+    return f"({version.value} {traits(binding).label})"
 
 
 def _replace_word(text: str, old: str, new: str) -> str:

@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from app.protocol.bindings import from_value, traits
 from app.spec.spec_text import HTTP_METHODS
 from app.spec.xa2a import X_A2A, split_endpoint
 
@@ -115,7 +116,9 @@ def _origins(blocks: list[Mapping[str, Any]]) -> list[str]:
     """Distinct origins (scheme and host:port, user info dropped) of the requests."""
     found: dict[str, None] = {}
     for x in blocks:
-        urls = [] if x.get("binding") == "GRPC" else [x.get("endpoint")]
+        binding = from_value(x.get("binding"))
+        target = binding is not None and traits(binding).url.target  # host:port is no server
+        urls = [] if target else [x.get("endpoint")]
         for url in [*urls, x.get("agentCardUrl")]:
             if isinstance(url, str) and url.strip():
                 prefix, _, hostport, _ = split_endpoint(url.strip())

@@ -20,8 +20,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from app.protocol.bindings import ErrorForm, Payload, traits
 from app.protocol.methods.catalog import MethodSpec, find_method, grpc_method
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.methods.parts import Dialect, dialect_of
+from app.protocol.types import ProtocolVersion
 from app.protocol.wire.rest_route import media_type as rest_media_type
 from app.spec.schemas import REF_PREFIX, MethodSchemas, method_schemas
 from app.spec.xa2a import X_A2A, X_PROTOCOL, SavedRequest, strip_private_metadata, to_x_a2a
@@ -29,7 +31,6 @@ from app.spec.xa2a import X_A2A, X_PROTOCOL, SavedRequest, strip_private_metadat
 SSE = "text/event-stream"
 JSON = "application/json"
 GRPC = "application/grpc"
-BINDING_LABEL = {Binding.JSONRPC: "JSON-RPC", Binding.HTTP_JSON: "HTTP+JSON", Binding.GRPC: "gRPC"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ def http_rule(spec: MethodSpec) -> tuple[str, str, str]:
 def wire_verb(saved: SavedRequest) -> str:
     """The HTTP verb the operation is documented under."""
     spec = find_method(saved.version, saved.method)
-    if saved.binding is Binding.HTTP_JSON and spec is not None:
+    if _payload(saved) is Payload.REST and spec is not None:
         return http_rule(spec)[0]
     return "post"
 
@@ -85,7 +86,7 @@ def build_operation(saved: SavedRequest, *, strip_card_metadata: bool = False) -
         schemas.response if schemas else None,
     )
     verb = wire_verb(saved)
-    label = BINDING_LABEL[saved.binding]
+    label = traits(saved.binding).label
     op: dict[str, Any] = {
         "operationId": saved.operation_id,
         "summary": saved.name or saved.method,
@@ -98,7 +99,7 @@ def build_operation(saved: SavedRequest, *, strip_card_metadata: bool = False) -
     request_schema = schemas.request if schemas else {}
     response_schema = schemas.response if schemas else {}
     streaming = bool(spec and spec.streaming)
-    if saved.binding is Binding.HTTP_JSON and verb in ("get", "delete"):
+    if _payload(saved) is Payload.REST and verb in ("get", "delete"):
         params = _query_parameters(spec, schemas, example)
         if params:
             op["parameters"] = params
@@ -110,39 +111,43 @@ def build_operation(saved: SavedRequest, *, strip_card_metadata: bool = False) -
         op["requestBody"] = {
             "required": True,
             "description": f"{label} request body"
-            + (" (the message as ProtoJSON)" if saved.binding is Binding.GRPC else ""),
+            + (" (the message as ProtoJSON)" if _payload(saved) is Payload.PROTO else ""),
             "content": {media: content},
         }
     op["responses"] = {"200": _response(saved, spec, response_schema, streaming, example)}
-    if saved.binding is not Binding.JSONRPC:
+    if traits(saved.binding).errors is not ErrorForm.JSONRPC:
         op["responses"]["default"] = {"description": _error_text(saved)}
     path = f"/a2a/{saved.operation_id}"
     return BuiltOperation(path, verb, op, schemas.components if schemas else {})
 
 
 def _description(saved: SavedRequest, spec: MethodSpec | None) -> str:
-    label = BINDING_LABEL[saved.binding]
+    label = traits(saved.binding).label
     lines = [f"A2A {saved.version.value} `{saved.method}` over {label}."]
     if spec is not None and spec.summary:
         lines[0] += f" {spec.summary}."
-    if saved.binding is Binding.HTTP_JSON and spec is not None:
+    if _payload(saved) is Payload.REST and spec is not None:
         verb, template, _ = http_rule(spec)
         lines.append(f"Wire: `{verb.upper()} {{endpoint}}{template}`.")
-    elif saved.binding is Binding.GRPC and spec is not None:
+    elif _payload(saved) is Payload.PROTO and spec is not None:
         service = (
             "lf.a2a.v1.A2AService" if saved.version is ProtocolVersion.V1_0 else "a2a.v1.A2AService"
         )
-        lines.append(f"Wire: gRPC `{service}/{spec.grpc_rpc}` at `{{endpoint}}`.")
+        lines.append(f"Wire: {label} `{service}/{spec.grpc_rpc}` at `{{endpoint}}`.")
     else:
         lines.append("Wire: `POST {endpoint}`.")
     lines.append("The request is sent to `x-a2a.endpoint`; this path is only an identifier.")
     return "\n\n".join(lines)
 
 
+def _payload(saved: SavedRequest) -> Payload:
+    return traits(saved.binding).payload
+
+
 def _request_media(saved: SavedRequest) -> str:
-    if saved.binding is Binding.GRPC:
+    if _payload(saved) is Payload.PROTO:
         return GRPC
-    if saved.binding is Binding.HTTP_JSON:
+    if _payload(saved) is Payload.REST:
         return rest_media_type(saved.version)  # the one the REST transport sends
     return JSON
 
@@ -154,7 +159,7 @@ def _response(
     streaming: bool,
     example: Any,
 ) -> dict[str, Any]:
-    if saved.binding is Binding.GRPC:
+    if _payload(saved) is Payload.PROTO:
         media: dict[str, Any] = {"itemSchema": schema} if streaming else {"schema": schema}
         return {
             "description": "A stream of messages" if streaming else "The response message",
@@ -188,17 +193,17 @@ def _response(
             }
         return {"description": "Server-Sent Events; one A2A stream event per frame",
                 "content": {SSE: sse}}  # fmt: skip
-    media_type = rest_media_type(saved.version) if saved.binding is Binding.HTTP_JSON else JSON
+    media_type = rest_media_type(saved.version) if _payload(saved) is Payload.REST else JSON
     text = (
         "JSON-RPC response (errors also arrive with HTTP 200)"
-        if (saved.binding is Binding.JSONRPC)
+        if traits(saved.binding).errors is ErrorForm.JSONRPC
         else "The response object"
     )
     return {"description": text, "content": {media_type: {"schema": schema}}}
 
 
 def _error_text(saved: SavedRequest) -> str:
-    if saved.binding is Binding.GRPC:
+    if traits(saved.binding).errors is ErrorForm.GRPC:
         return "A gRPC status; A2A errors carry google.rpc.ErrorInfo in grpc-status-details-bin"
     return 'An error: {"error": {code, status, message, details}} (google.rpc.Status)'
 
@@ -242,7 +247,7 @@ def example_frame(saved: SavedRequest, example: Any) -> str:
     request_id: Any = example.get("id") if isinstance(example, dict) else None
     task_id, context_id = "6f1c2d3e-0000-4000-8000-00000000a2a1", "ctx-1"
     timestamp = "2026-01-01T12:00:00.000Z"
-    if saved.version is ProtocolVersion.V0_3 and saved.binding is Binding.JSONRPC:
+    if dialect_of(saved.version, saved.binding) is Dialect.V03_JSONRPC:
         from a2a.compat.v0_3 import types as t03
 
         event = t03.TaskStatusUpdateEvent(
@@ -270,6 +275,6 @@ def example_frame(saved: SavedRequest, example: Any) -> str:
             pb.StreamResponse(),
         )
         payload = MessageToDict(msg)
-    if saved.binding is Binding.JSONRPC:
+    if _payload(saved) is Payload.JSONRPC:
         payload = {"jsonrpc": "2.0", "id": request_id, "result": payload}
     return "data: " + json.dumps(payload, separators=(",", ":")) + "\n\n"

@@ -21,8 +21,10 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from app.protocol.bindings import traits
 from app.protocol.methods.catalog import MethodSpec, grpc_method
-from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.methods.parts import Dialect, dialect_of
+from app.protocol.types import Binding
 
 REF_PREFIX = "#/components/schemas/"
 JSONRPC_03_PREFIX = "a2a.v0_3.jsonrpc."
@@ -269,7 +271,7 @@ def method_schemas(spec: MethodSpec, binding: Binding) -> MethodSchemas:
             JSON-RPC-only name over gRPC).
     """
     components: dict[str, Any] = {}
-    if spec.version is ProtocolVersion.V0_3 and binding is Binding.JSONRPC:
+    if dialect_of(spec.version, binding) is Dialect.V03_JSONRPC:
         models = _v03_jsonrpc_models().get(spec.name)
         if models is None:
             raise ValueError(f"0.3 JSON-RPC method {spec.name!r} has no published schema")
@@ -281,6 +283,6 @@ def method_schemas(spec: MethodSpec, binding: Binding) -> MethodSchemas:
         raise ValueError(f"{spec.name!r} cannot be sent over {binding.value}")
     request = message_schema(rpc.input_type, components)
     response = message_schema(rpc.output_type, components)
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         request, response = _jsonrpc_v1(spec.name, request, response, components)
     return MethodSchemas(request, response, components)

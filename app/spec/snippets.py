@@ -1,9 +1,10 @@
 """Runnable code for a saved request: ``curl`` and Python ``httpx`` for JSON-RPC and
 HTTP+JSON, the ProtoJSON body plus a ``grpcurl`` command for gRPC.
 
-Built from the same request mapping the debugger sends with
-(:func:`app.protocol.transports.jsonrpc_http.build_call`, :func:`...rest.build_call`,
-:func:`...grpc.metadata_for`), so headers, query and tenant match. Variables whose value is
+Built from the same request mapping the debugger sends with (the binding's transport's
+``http_call``, :func:`app.protocol.transports.grpc.metadata_for`), so headers, query and
+tenant match; which kinds a binding offers is its ``snippets`` trait
+(:mod:`app.protocol.bindings`). Variables whose value is
 given in ``values`` (e.g. ``baseUrl``) are filled in; every other ``{{variable}}`` —
 in particular secrets — becomes an environment variable ``$A2A_WB_<NAME>``.
 
@@ -23,9 +24,9 @@ from collections.abc import Mapping
 
 import httpx
 
+from app.protocol.bindings import traits
 from app.protocol.methods.catalog import find_method, grpc_method
 from app.protocol.net.http import HttpCall
-from app.protocol.types import Binding
 from app.protocol.wire.a2a_errors import UsageError
 from app.spec.requests import to_a2a_request
 from app.spec.variables import VARIABLE, Resolver, env_name, references
@@ -55,15 +56,10 @@ def _host_known(saved: SavedRequest, values: Mapping[str, str]) -> bool:
 def _prepare(saved: SavedRequest, values: Mapping[str, str]) -> tuple[HttpCall | None, str]:
     resolver = _MarkingResolver(dict(values), environ={}, use_keyring=False)
     request = to_a2a_request(saved, resolver, check_scopes=_host_known(saved, values)).request
-    if request.binding is Binding.JSONRPC:
-        from app.protocol.transports import jsonrpc_http as jsonrpc
+    from app.protocol.transports.transport_table import transport_for
 
-        return jsonrpc.build_call(request)[0], ""
-    if request.binding is Binding.HTTP_JSON:
-        from app.protocol.transports import rest
-
-        return rest.build_call(request)[1], ""
-    return None, request.endpoint
+    call = transport_for(request.binding).http_call(request)
+    return (call, "") if call is not None else (None, request.endpoint)
 
 
 # RFC 9110 §5.6.2 token: what a field name may be. Anything else (``@file`` included,
@@ -120,11 +116,12 @@ def curl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
 
     Raises:
         UsageError: the request cannot be built (e.g. invalid JSON draft).
-        ValueError: a gRPC request (use :func:`grpcurl`).
+        ValueError: the binding does not ride HTTP (gRPC: use :func:`grpcurl`).
     """
     call, _ = _prepare(saved, values or {})
     if call is None:
-        raise ValueError("gRPC requests have no curl snippet; use grpcurl")
+        offered = " or ".join(snippet_kinds(saved)) or "none"
+        raise ValueError(f"{_label(saved)} requests have no curl snippet; use {offered}")
     _check_names([name for name, _ in call.headers])
     if call.content.startswith(b"@"):  # curl would read a file of that name
         raise UsageError("a body starting with '@' cannot be given to curl --data-binary")
@@ -142,7 +139,7 @@ def httpx_code(saved: SavedRequest, values: Mapping[str, str] | None = None) -> 
     """A small Python script using ``httpx`` (streams are read line by line)."""
     call, _ = _prepare(saved, values or {})
     if call is None:
-        raise ValueError("gRPC requests have no httpx snippet")
+        raise ValueError(f"{_label(saved)} requests have no httpx snippet")
     spec = find_method(saved.version, saved.method)
     url = _full_url(call)
     body = call.content.decode("utf-8")
@@ -211,7 +208,11 @@ def grpcurl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str
 
 def snippet_kinds(saved: SavedRequest) -> list[str]:
     """The snippet kinds offered for ``saved``: ``curl``/``httpx`` or ``grpcurl``."""
-    return ["grpcurl"] if saved.binding is Binding.GRPC else ["curl", "httpx"]
+    return list(traits(saved.binding).snippets)
+
+
+def _label(saved: SavedRequest) -> str:
+    return traits(saved.binding).label
 
 
 def snippet(kind: str, saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:

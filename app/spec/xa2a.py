@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
 from app.errors import WorkbenchError
+from app.protocol.bindings import traits
 from app.protocol.methods.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.assertions import Assertion
@@ -488,7 +489,7 @@ def from_x_a2a(
         raise XA2AError(f"{path}.method", "must not be empty")
     if "example" in x:
         example = x["example"]
-        if binding is Binding.JSONRPC and not isinstance(example, Mapping):
+        if traits(binding).payload.envelope and not isinstance(example, Mapping):
             raise XA2AError(
                 f"{path}.example",
                 f"must be a JSON-RPC request object, got {_kind(example)}"

@@ -17,6 +17,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from app.protocol.bindings import card_spellings
+
 __all__ = [
     "KNOWN_BINDINGS",
     "MIRROR_FIELDS_03",
@@ -32,8 +34,9 @@ __all__ = [
 SPEAKABLE_VERSIONS = ("1.0", "0.3")
 """Protocol versions (Major.Minor) this app can speak."""
 
-KNOWN_BINDINGS = ("JSONRPC", "HTTP+JSON", "GRPC")
-"""Standard ``protocolBinding`` / ``transport`` values (A2A spec §5.5)."""
+KNOWN_BINDINGS = card_spellings()
+"""The ``protocolBinding`` / ``transport`` values of the bindings the app speaks (the standard
+ones: A2A spec §5.5)."""
 
 MIRROR_FIELDS_03 = (
     "url",

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.protocol.bindings import HTTP_URL, binding_named, traits
 from app.protocol.card.card_shape import (
     KNOWN_BINDINGS,
     SPEAKABLE_VERSIONS,
@@ -42,13 +43,18 @@ def _check_interface(
     *,
     v1: bool,
 ) -> None:
+    known = binding_named(binding)
+    found = traits(known) if known is not None else None
+    # An unknown binding's url is held to the common shape, an http(s) URL.
+    shape = found.url if found is not None else HTTP_URL
     if isinstance(url, str) and url:
-        if binding == "GRPC":
+        if found is not None and shape.target:
             if "://" in url:
                 problems.append(
                     CardProblem(
                         f"{path}.url",
-                        f"gRPC interface url {url!r} has a scheme; gRPC targets are host:port",
+                        f"{found.label} interface url {url!r} has a scheme; {found.label} "
+                        f"targets are {shape.words}",
                         Severity.WARNING,
                     )
                 )
@@ -58,13 +64,13 @@ def _check_interface(
                 scheme, host = parts.scheme.lower(), parts.hostname
             except ValueError:
                 scheme, host = "", None
-            if scheme not in ("http", "https") or not host:
+            if scheme not in shape.schemes or not host:
                 problems.append(
                     CardProblem(
-                        f"{path}.url", f"not an absolute http(s) URL: {url!r}", Severity.ERROR
+                        f"{path}.url", f"not an absolute {shape.words}: {url!r}", Severity.ERROR
                     )
                 )
-    if isinstance(binding, str) and binding and binding not in KNOWN_BINDINGS:
+    if isinstance(binding, str) and binding and known is None:
         problems.append(
             CardProblem(
                 f"{path}.{'protocolBinding' if v1 else 'transport'}",

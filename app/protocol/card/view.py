@@ -14,14 +14,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from app.protocol.bindings import binding_named
 from app.protocol.card.card_shape import (
-    KNOWN_BINDINGS,
     SPEAKABLE_VERSIONS,
     CardShape,
     detect_shape,
     json_type,
     major_minor,
 )
+from app.protocol.types import Binding
 
 __all__ = [
     "CapabilitiesView",
@@ -70,9 +71,14 @@ class InterfaceView:
         return major_minor(self.protocol_version)
 
     @property
+    def known_binding(self) -> Binding | None:
+        """The binding the card's spelling names, or None for one the app does not speak."""
+        return binding_named(self.binding)
+
+    @property
     def speakable(self) -> bool:
         """Whether this app can speak the interface's protocol version and binding."""
-        return self.major_minor in SPEAKABLE_VERSIONS and self.binding in KNOWN_BINDINGS
+        return self.major_minor in SPEAKABLE_VERSIONS and self.known_binding is not None
 
 
 @dataclass(frozen=True, slots=True)

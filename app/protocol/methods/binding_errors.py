@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from app.protocol.bindings import Payload, binding_named, traits
 from app.protocol.clock import Clock
 from app.protocol.events import ErrorKind, ExchangeError, ResponseHead
 from app.protocol.types import Binding
@@ -33,17 +34,10 @@ HTTP2_FOR_HTTP1 = (
 )
 _GRPC_HTTP1_MARKS = ("TRYING TO CONNECT AN HTTP1", "EXPECTED SETTINGS FRAME")
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_REDIRECT_ADVICE = {
-    Binding.JSONRPC: "post to the card's JSON-RPC URL itself",
-    Binding.HTTP_JSON: "use the card's HTTP+JSON base URL",
-}
 _PROBE_TIMEOUT_S = 2.0
 # The HTTP/2 connection preface and an empty SETTINGS frame (RFC 9113 §3.4, §6.5).
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 _SETTINGS = 4
-
-BINDING_WORDS = {Binding.JSONRPC: "JSON-RPC", Binding.HTTP_JSON: "HTTP+JSON", Binding.GRPC: "gRPC"}
-"""How a binding is named in sentences."""
 
 MISMATCH_MARKS = (HTTP1_FOR_GRPC, "this port answers HTTP/2 only", "does not follow redirects")
 """Phrases that mark an error as "this endpoint speaks another binding"."""
@@ -93,8 +87,15 @@ def redirect_error(head: ResponseHead, binding: Binding, clock: Clock) -> Exchan
         return None
     location = next((v for k, v in head.headers if k.lower() == "location"), "")
     where = f"a redirect to {location}" if location else "a redirect without a Location"
-    name = BINDING_WORDS.get(binding, binding.value)
-    advice = _REDIRECT_ADVICE.get(binding, "send to the interface URL itself")
+    found = traits(binding)
+    name = found.label
+    # A REST route is appended to the interface's base URL; a JSON-RPC URL is the endpoint.
+    if found.payload is Payload.REST:
+        advice = f"use the card's {name} base URL"
+    elif found.payload is Payload.JSONRPC:
+        advice = f"post to the card's {name} URL itself"
+    else:
+        advice = "send to the interface URL itself"
     # The status is the error's code and name: said once, by whoever shows the error.
     message = (
         f"The server answered with {where}; the {name} binding does not follow redirects: {advice}"
@@ -110,10 +111,12 @@ def says_other_binding(message: str) -> bool:
 def card_hint(binding: Binding, interfaces: Iterable[tuple[str, str]], endpoint: str) -> str:
     """ "the card lists gRPC at 127.0.0.1:50051" for the card's ``(binding, url)`` pairs
     naming ``binding`` at another URL than ``endpoint``, or "" when it lists none."""
-    urls = [url for b, url in interfaces if b == binding.value and not same_url(url, endpoint)]
+    urls = [
+        url for b, url in interfaces if binding_named(b) is binding and not same_url(url, endpoint)
+    ]
     if not urls:
         return ""
-    return f"the card lists {BINDING_WORDS.get(binding, binding.value)} at {urls[0]}"
+    return f"the card lists {traits(binding).label} at {urls[0]}"
 
 
 def same_url(a: str, b: str) -> bool:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from app.protocol.bindings import Payload, traits
+from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.types import Binding, ProtocolVersion
 
 
@@ -62,16 +64,14 @@ class ShapeProblem:
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
-_BINDING_LABEL = {Binding.JSONRPC: "JSON-RPC", Binding.HTTP_JSON: "HTTP+JSON", Binding.GRPC: "gRPC"}
-
-
 def expected_shape(version: ProtocolVersion, binding: Binding) -> str:
     """What the editor of a ``version`` × ``binding`` tab holds, in a few words."""
-    if binding is Binding.JSONRPC:
+    found = traits(binding)
+    if found.payload is Payload.JSONRPC:
         return f"JSON-RPC envelope ({version.value})"
-    if binding is Binding.HTTP_JSON:
-        return f"HTTP+JSON request object ({version.value})"
-    return f"gRPC request (ProtoJSON, {version.value})"
+    if found.payload is Payload.REST:
+        return f"{found.label} request object ({version.value})"
+    return f"{found.label} request (ProtoJSON, {version.value})"
 
 
 def check_body(
@@ -101,7 +101,7 @@ def check_body(
                 f"The body is {what}; {expected_shape(version, binding)} is a JSON object",
             )
         ]
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         problems, payload, prefix = _check_envelope(body, method)
     else:
         problems, payload, prefix = _check_proto_object(body, binding), body, ""
@@ -163,7 +163,7 @@ def _check_envelope(body: dict[str, Any], method: str) -> tuple[list[ShapeProble
 def _check_proto_object(body: dict[str, Any], binding: Binding) -> list[ShapeProblem]:
     if not _is_envelope(body):
         return []
-    what = "an HTTP+JSON" if binding is Binding.HTTP_JSON else "a gRPC"
+    what = traits(binding).a_label
     return [
         ShapeProblem(
             ShapeIssue.ENVELOPE_IN_PROTO_BINDING,
@@ -177,9 +177,10 @@ def _check_messages(
     version: ProtocolVersion, binding: Binding, payload: Any, prefix: str
 ) -> list[ShapeProblem]:
     problems: list[ShapeProblem] = []
-    v03_jsonrpc = version is ProtocolVersion.V0_3 and binding is Binding.JSONRPC
-    v03_proto = version is ProtocolVersion.V0_3 and binding is not Binding.JSONRPC
-    tab = f"a {version.value} {_BINDING_LABEL[binding]} tab"
+    dialect = dialect_of(version, binding)
+    v03_jsonrpc = dialect is Dialect.V03_JSONRPC
+    v03_proto = dialect is Dialect.V03_PROTO
+    tab = f"a {version.value} {traits(binding).label} tab"
     for path, message in _messages(payload, prefix):
         role = message.get("role")
         if isinstance(role, str):

@@ -28,6 +28,7 @@ from typing import Any
 
 from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 
+from app.protocol.bindings import traits
 from app.protocol.methods.parts import Attachment, Dialect, parts_of
 from app.protocol.types import Binding, ProtocolVersion
 
@@ -106,12 +107,13 @@ class MethodSpec:
     role: MethodRole | None = None
 
     def supports(self, binding: Binding) -> bool:
-        """Whether this method can be sent over ``binding`` at all."""
-        return binding is Binding.JSONRPC or bool(self.grpc_rpc)
+        """Whether this method can be sent over ``binding`` at all: a JSON-RPC payload names
+        any method, the others need its rpc."""
+        return traits(binding).payload.envelope or bool(self.grpc_rpc)
 
     def template(self, binding: Binding, ctx: TemplateContext) -> dict[str, Any]:
         """The object the user edits: JSON-RPC ``params``, or the REST/gRPC request object."""
-        if binding is Binding.JSONRPC:
+        if traits(binding).payload.envelope:
             return self.jsonrpc_params(ctx)
         return self.proto_request(ctx)
 

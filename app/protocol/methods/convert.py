@@ -29,6 +29,7 @@ from google.protobuf.message import Message
 from pydantic import ValidationError
 
 from app.errors import UsageError
+from app.protocol.bindings import traits
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
@@ -94,7 +95,7 @@ def convert_request(
             f"{method} has no A2A {other(version).value} counterpart (docs/PROTOCOL.md §1.1)"
         )
     value = _json(body)
-    jsonrpc = binding is Binding.JSONRPC
+    jsonrpc = traits(binding).payload.envelope
     if version is V03:
         request = _v03_request(value, method) if jsonrpc else _v03_from_proto(method, value)
         core = _core_from_v03(request)

@@ -19,6 +19,7 @@ from a2a.compat.v0_3.proto_utils import FromProto, ToProto
 from a2a.types import a2a_pb2 as pb10
 from google.protobuf.json_format import MessageToDict, ParseDict
 
+from app.protocol.bindings import traits
 from app.protocol.types import Binding, ProtocolVersion
 
 WRAPPED = {
@@ -57,7 +58,7 @@ def convert_answer(version: ProtocolVersion, binding: Binding, method: str, valu
         ValueError: the result does not parse as the item it claims to be (pydantic and
             protobuf parse errors are ``ValueError``s).
     """
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         if not isinstance(value, dict) or "result" not in value:
             return value
         out = dict(value)

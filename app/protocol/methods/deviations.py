@@ -23,13 +23,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from app.protocol.bindings import traits
 from app.protocol.findings import Finding, Severity
+from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.methods.results import V03_JSONRPC_STATES, V03_PROTO_STATES, V1_STATES
 from app.protocol.stream.stream_items import ItemInfo, normalize_state
 from app.protocol.types import Binding, ProtocolVersion
 
 # Where a state can sit in a body or item: the keys walked down from the top.
 _WRAPPER_KEYS = ("result", "task", "statusUpdate", "status_update")
+_STATES = {
+    Dialect.V1: V1_STATES,
+    Dialect.V03_JSONRPC: V03_JSONRPC_STATES,
+    Dialect.V03_PROTO: V03_PROTO_STATES,
+}
 _STATE_SPEC = {
     ProtocolVersion.V1_0: "A2A 1.0 §4.1.3 TaskState",
     ProtocolVersion.V0_3: "A2A 0.3 §6.3 TaskState",
@@ -38,9 +45,7 @@ _STATE_SPEC = {
 
 def expected_states(version: ProtocolVersion, binding: Binding) -> frozenset[str]:
     """The state spellings of the dialect ``version`` × ``binding`` answers in."""
-    if version is ProtocolVersion.V1_0:
-        return V1_STATES
-    return V03_JSONRPC_STATES if binding is Binding.JSONRPC else V03_PROTO_STATES
+    return _STATES[dialect_of(version, binding)]
 
 
 def body_findings(version: ProtocolVersion, binding: Binding, value: Any) -> list[Finding]:
@@ -57,7 +62,7 @@ def item_findings(
     # Runs for every event of a stream: the usual item (a known spelling, a real id) is
     # dismissed with two look-ups.
     findings: list[Finding] = []
-    if binding is Binding.JSONRPC and type(value) is dict and value.get("id", 0) is None:
+    if type(value) is dict and value.get("id", 0) is None and traits(binding).payload.envelope:
         findings += _null_id(binding, value)
     if info.raw_state and info.raw_state not in expected_states(version, binding):
         findings += _state_findings(version, binding, value)
@@ -66,7 +71,7 @@ def item_findings(
 
 def _null_id(binding: Binding, value: Any) -> list[Finding]:
     if (
-        binding is not Binding.JSONRPC
+        not traits(binding).payload.envelope
         or type(value) is not dict
         or "result" not in value
         or "id" not in value

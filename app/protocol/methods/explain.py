@@ -20,9 +20,11 @@ from typing import Any
 from google.protobuf.json_format import ParseError
 from pydantic import ValidationError
 
+from app.protocol.bindings import Payload, traits
 from app.protocol.methods.catalog import find_method
 from app.protocol.methods.convert import convert_request, counterpart, other
 from app.protocol.methods.convert_answer import WRAPPED, convert_answer
+from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.types import Binding, ProtocolVersion
 from app.protocol.wire.a2a_errors import JSONRPC_ERROR_NAMES
 from app.protocol.wire.rest_route import build_route, media_type
@@ -90,12 +92,13 @@ def _pretty(text: str) -> str:
 def _request_differences(binding: Binding, v03: Side, v10: Side) -> list[Difference]:
     diffs = [Difference("method", "method name", v03.method, v10.method, "§2.3.1")]
     diffs.append(Difference("header", "A2A-Version", "(none)", "1.0", "§8.1.1"))
-    if binding is Binding.HTTP_JSON:
+    payload = traits(binding).payload
+    if payload is Payload.REST:
         diffs += _route_differences(v03, v10)
         diffs.append(
             Difference("header", "Content-Type", media_type(V03), media_type(V1), "§3.1.3")
         )
-    if binding is Binding.GRPC:
+    if payload is Payload.PROTO:
         spec03, spec10 = find_method(V03, v03.method), find_method(V1, v10.method)
         rpc03 = spec03.grpc_rpc if spec03 else ""
         rpc10 = spec10.grpc_rpc if spec10 else ""
@@ -164,7 +167,8 @@ def _shape_differences(v03: Any, v10: Any, binding: Binding) -> list[Difference]
         add("role", p3, r3, r1, "§5.3")
     for (p3, s3), (_p1, s1) in zip(_values(v03, "state"), _values(v10, "state"), strict=False):
         add("task state", p3, s3, s1, "§5.3")
-    parts03 = "content" if binding is not Binding.JSONRPC else "parts"
+    v03_jsonrpc = dialect_of(V03, binding) is Dialect.V03_JSONRPC
+    parts03 = "parts" if v03_jsonrpc else "content"
     if any(k == parts03 for _, k, _ in _walk(v03)) and parts03 == "content":
         add("part list", "message", "content: [...]", "parts: [...]", "§5.2")
     for path, key, value in _walk(v03):
@@ -174,7 +178,7 @@ def _shape_differences(v03: Any, v10: Any, binding: Binding) -> list[Difference]
         elif key == "blocking":
             add("blocking send", path, f"blocking: {json.dumps(value)}",
                 "returnImmediately (the inverse)", "§5.4")  # fmt: skip
-        elif key == "pushNotificationConfig" and binding is Binding.JSONRPC:
+        elif key == "pushNotificationConfig" and v03_jsonrpc:
             add("push config", path, "{taskId, pushNotificationConfig: {...}}",
                 "flat {taskId, id, url, token, ...}", "§5.2")  # fmt: skip
         elif key in ("name", "parent") and isinstance(value, str) and value.startswith("tasks/"):

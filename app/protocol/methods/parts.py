@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import UsageError
+from app.protocol.bindings import traits
 from app.protocol.types import Binding, ProtocolVersion
 
 MAX_INLINE_BYTES = 10 * 1024 * 1024
@@ -66,10 +67,11 @@ class Dialect(StrEnum):
 
 
 def dialect_of(version: ProtocolVersion, binding: Binding) -> Dialect:
-    """The part shape a tab of ``version`` over ``binding`` sends."""
+    """The part shape (and, in 0.3, the schema) a tab of ``version`` over ``binding`` sends:
+    0.3 JSON-RPC payloads follow the JSON-RPC schema, the others the 0.3 proto."""
     if version is ProtocolVersion.V1_0:
         return Dialect.V1
-    return Dialect.V03_JSONRPC if binding is Binding.JSONRPC else Dialect.V03_PROTO
+    return Dialect.V03_JSONRPC if traits(binding).payload.envelope else Dialect.V03_PROTO
 
 
 @dataclass(frozen=True, slots=True)

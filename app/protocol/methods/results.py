@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.protocol.methods.catalog import MethodSpec
+from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.types import Binding, ProtocolVersion
 
 Check = Callable[[Any], "str | None"]
@@ -70,11 +71,7 @@ def allows_empty_body(spec: MethodSpec) -> bool:
 
 
 def _checks(version: ProtocolVersion, binding: Binding) -> dict[str, Check]:
-    if version is ProtocolVersion.V1_0:
-        return _V1
-    if binding is Binding.JSONRPC:
-        return _V03_JSONRPC
-    return _V03_PROTO
+    return _BY_DIALECT[dialect_of(version, binding)]
 
 
 # --- building blocks: each returns a problem phrase (without the method name) or None ---
@@ -262,3 +259,4 @@ _V03_PROTO: dict[str, Check] = {
     "DeleteTaskPushNotificationConfig": _empty,
     "GetAgentCard": _card,
 }
+_BY_DIALECT = {Dialect.V1: _V1, Dialect.V03_JSONRPC: _V03_JSONRPC, Dialect.V03_PROTO: _V03_PROTO}

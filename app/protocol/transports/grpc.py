@@ -266,6 +266,11 @@ def to_json(message: Message) -> tuple[bytes, Any]:
     return orjson.dumps(value), value
 
 
+def http_call(request: A2ARequest) -> None:
+    """None: gRPC is no HTTP call a ``curl`` could make (its snippet is ``grpcurl``)."""
+    return None
+
+
 async def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[EventBatch, None]:

@@ -79,6 +79,15 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[HttpCall, Any]:
     return call, request_id
 
 
+def http_call(request: A2ARequest) -> HttpCall:
+    """The HTTP call for ``request`` (:func:`build_call` without the id), for snippets.
+
+    Raises:
+        UsageError: see :func:`build_call`.
+    """
+    return build_call(request)[0]
+
+
 def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[EventBatch, None]:

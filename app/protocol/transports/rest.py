@@ -154,6 +154,15 @@ def build_call(request: A2ARequest | PreparedCall) -> tuple[MethodSpec, HttpCall
     return spec, HttpCall(route.verb, url, headers, content, request.method)
 
 
+def http_call(request: A2ARequest) -> HttpCall:
+    """The HTTP call for ``request`` (:func:`build_call` without the spec), for snippets.
+
+    Raises:
+        UsageError: see :func:`build_call`.
+    """
+    return build_call(request)[1]
+
+
 def exchange(
     request: A2ARequest | PreparedCall, client: httpx.AsyncClient, clock: Clock
 ) -> AsyncGenerator[EventBatch, None]:

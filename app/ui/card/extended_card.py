@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.bindings import traits
 from app.protocol.card.diff import diff_public_extended, diff_summary
 from app.protocol.events import NOT_JSON, ExchangeError, ResponseBody, ResponseHead
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
@@ -53,7 +54,7 @@ def card_from_body(binding: Binding, value: Any) -> tuple[Any, str]:
     """
     if value is NOT_JSON:
         return None, "the response body is not JSON"
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         if isinstance(value, dict) and "result" in value:
             return value["result"], ""
         return None, "the JSON-RPC response has no 'result'"

@@ -39,6 +39,7 @@ from app.generate.plan import PlanResult, plan_from_card
 from app.generate.project_model import Language
 from app.generate.source import load_source
 from app.generate.write import start_commands, write
+from app.protocol.bindings import traits
 from app.protocol.card.card_shape import Severity
 from app.protocol.types import Binding
 from app.ui.collections.server_card_editor import ServerCardEditor
@@ -288,8 +289,9 @@ class GenerateServerDialog(QDialog):
     def replan(self, *_args: object) -> None:
         """Plan the card as edited now and show its interfaces and findings."""
         bindings = self.bindings()
-        self.grpc_port_spin.setEnabled(Binding.GRPC in bindings)
-        self.port_spin.setEnabled(bool(bindings - {Binding.GRPC}))
+        # The bindings that ride HTTP share the HTTP server's port; gRPC listens on its own.
+        self.grpc_port_spin.setEnabled(any(not traits(b).rides_http for b in bindings))
+        self.port_spin.setEnabled(any(traits(b).rides_http for b in bindings))
         self.interfaces_list.clear()
         self.findings_list.clear()
         self.plan_result = None

@@ -17,14 +17,10 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from app.protocol.bindings import traits
 from app.protocol.card.view import InterfaceView
 from app.protocol.events import ExchangeError
-from app.protocol.methods.binding_errors import (
-    BINDING_WORDS,
-    card_hint,
-    same_url,
-    says_other_binding,
-)
+from app.protocol.methods.binding_errors import card_hint, same_url, says_other_binding
 from app.ui.shell import theme
 
 if TYPE_CHECKING:
@@ -114,8 +110,8 @@ class BindingHelp(QObject):
         view = self._tab.card_panel.view
         if view is None:
             return []
-        binding, version = self._tab.binding.value, self._tab.version.value
-        found = [i for i in view.interfaces if i.binding == binding and i.speakable]
+        binding, version = self._tab.binding, self._tab.version.value
+        found = [i for i in view.interfaces if i.known_binding is binding and i.speakable]
         return sorted(found, key=lambda i: i.major_minor != version)
 
     def refresh(self, *_args: object) -> None:
@@ -127,7 +123,7 @@ class BindingHelp(QObject):
             self.bar.hide()
             return
         self._offer = found[0]
-        name = BINDING_WORDS.get(self._tab.binding, self._tab.binding.value)
+        name = traits(self._tab.binding).label
         self.label.setText(
             f"The Agent Card lists {name} ({found[0].protocol_version}) at {found[0].url}"
         )

@@ -7,8 +7,8 @@ they become ``"${A2A_WB_…}"`` environment variables, as in a saved spec's snip
 
 from __future__ import annotations
 
-from app.protocol.types import Binding
-from app.spec.snippets import snippet
+from app.protocol.bindings import traits
+from app.spec.snippets import snippet, snippet_kinds
 from app.spec.variables import Resolver, references
 from app.spec.xa2a import SavedRequest, extract_secrets
 
@@ -30,5 +30,7 @@ def copy_command(saved: SavedRequest, variables: Resolver | None) -> str:
             value = variables.values.get(name)
             if value is not None:
                 values[name] = value
-    kind = "grpcurl" if masked.binding is Binding.GRPC else "curl"
-    return snippet(kind, masked, values)
+    kinds = snippet_kinds(masked)
+    if not kinds:
+        raise ValueError(f"{traits(masked.binding).label} requests have no command line")
+    return snippet(kinds[0], masked, values)

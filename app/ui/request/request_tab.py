@@ -299,7 +299,7 @@ class RequestTab(RequestForm):
         The only card action that changes these four; the draft body is kept.
         """
         select_data(self.version_combo, iface.major_minor)
-        select_data(self.binding_combo, iface.binding)
+        select_data(self.binding_combo, iface.known_binding)
         self.endpoint_edit.setText(iface.url)
         self.tenant_edit.setText(iface.tenant)
 
