@@ -27,11 +27,8 @@ from app.history.codec import decode
 from app.history.recorder import Recorder, Writer
 from app.history.retention import Retention, delete, enforce
 from app.history.schema import NewerSchemaError, connect, migrate
-<<<<<<< HEAD
 from app.paths import history_path
-=======
 from app.protocol.bindings import Framing, from_value, traits
->>>>>>> h-bindings
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
 
