@@ -6,6 +6,10 @@ STAMP  := $(VENV)/.installed
 JS_PEER := tests/peers/js
 # Redocly CLI, which lints the OpenAPI documents the app saves (tests/lint/test_redocly.py).
 JS_LINT := tests/lint
+# The real iac-code A2A server the tests run (tests/peers/iac_fixtures.py), in a venv of its own:
+# it needs an older a2a-sdk than the app. Built by tests/peers/iac_venv.py, pinned by its lock.
+IAC_VENV := .venv-iac
+IAC_REQS := tests/peers/iac/requirements.txt tests/peers/iac/requirements.lock
 # The PyInstaller bundle is built in a venv of its own so that .venv stays as `make test` uses it.
 BUNDLE_VENV  := .venv-bundle
 BUNDLE_PY    := $(BUNDLE_VENV)/bin/python
@@ -38,6 +42,12 @@ $(JS_LINT)/node_modules/.installed: $(JS_LINT)/package.json $(JS_LINT)/package-l
 	cd $(JS_LINT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# Not --quiet either: a first build takes half a minute or more, shown by pip's own lines.
+$(IAC_VENV)/.installed: $(IAC_REQS) tests/peers/iac_venv.py | $(STAMP)
+	@echo "==> Building the iac-code test peer's venv $(IAC_VENV)"
+	$(PY) -m tests.peers.iac_venv
+	touch $@
+
 # The app checks for Qt's system libraries itself before it opens a window (app/preflight.py).
 run: $(STAMP)
 	@echo "==> Starting A2A Workbench with the bundled demo agent"
@@ -53,7 +63,8 @@ contracts: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed
+unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed \
+		$(IAC_VENV)/.installed
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 test: lint contracts typecheck unit
@@ -82,5 +93,5 @@ bench: $(STAMP)
 	$(PY) bench/spec.py
 
 clean:
-	rm -rf $(VENV) $(BUNDLE_VENV) $(JS_PEER)/node_modules $(JS_LINT)/node_modules \
+	rm -rf $(VENV) $(BUNDLE_VENV) $(IAC_VENV) $(JS_PEER)/node_modules $(JS_LINT)/node_modules \
 		.pytest_cache .mypy_cache .ruff_cache build dist

@@ -1,4 +1,5 @@
-"""Shared fixtures: real peers (Python and JavaScript SDK servers), a qasync loop for GUI tests.
+"""Shared fixtures: real peers (Python and JavaScript SDK servers, iac-code), a qasync loop for GUI
+tests.
 
 GUI tests run offscreen; every test gets its own config and data directories.
 """
@@ -31,6 +32,7 @@ pytest_plugins = [
     "tests.peers.js_fixtures",
     "tests.peers.tls_fixtures",
     "tests.peers.oidc_fixtures",
+    "tests.peers.iac_fixtures",
 ]
 
 
