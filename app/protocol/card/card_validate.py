@@ -2,9 +2,9 @@
 
 1.0 cards (pure or hybrid) are walked against the ``AgentCard`` descriptor
 (:mod:`app.protocol.card.descriptor`), then their interfaces are checked for meaning: absolute
-http(s) URLs, gRPC ``host:port`` targets, versions the app can speak, duplicates. 0.3 cards
-are checked against the 0.3 JSON-RPC schema's required fields and types (docs/PROTOCOL.md
-§6.2) and get the same interface checks.
+http(s) URLs, gRPC targets (``host:port`` or an absolute URL), versions the app can speak,
+duplicates. 0.3 cards are checked against the 0.3 JSON-RPC schema's required fields and types
+(docs/PROTOCOL.md §6.2) and get the same interface checks.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from app.protocol.card.descriptor import CARD_DESCRIPTOR, DescriptorWalker
 
 __all__ = ["validate_card"]
 
+_GRPC_SCHEMES = frozenset({"http", "https", "grpc", "grpcs"})
+
 
 # ---------------------------------------------------------------------------------------
 # semantic checks shared by both versions
@@ -44,11 +46,14 @@ def _check_interface(
 ) -> None:
     if isinstance(url, str) and url:
         if binding == "GRPC":
-            if "://" in url:
+            # The 1.0 proto asks for an absolute URL; older cards give a bare host:port.
+            scheme, sep, rest = url.partition("://")
+            if sep and (scheme.lower() not in _GRPC_SCHEMES or rest.strip("/").count("/")):
                 problems.append(
                     CardProblem(
                         f"{path}.url",
-                        f"gRPC interface url {url!r} has a scheme; gRPC targets are host:port",
+                        f"gRPC interface url {url!r} is not a target the app can call "
+                        "(host:port, or http, https, grpc, grpcs://host:port without a path)",
                         Severity.WARNING,
                     )
                 )
