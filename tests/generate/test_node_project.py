@@ -15,7 +15,7 @@ from app.generate.project_model import ALL_BINDINGS
 from app.protocol.types import Binding
 from tests.generate.plans import demo_plan
 
-TEMPLATES = Path(__file__).parents[2] / "app" / "resources" / "server_templates" / "node"
+TEMPLATES = Path(__file__).parents[2] / "resources" / "server_templates" / "node"
 
 
 def test_writes_the_project_with_the_card_and_pinned_versions(tmp_path: Path) -> None:
