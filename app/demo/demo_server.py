@@ -36,7 +36,7 @@ import httpx
 import uvicorn
 from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
 from a2a.compat.v0_3.grpc_handler import CompatGrpcHandler
-from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
+from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import (
     create_agent_card_routes,
     create_jsonrpc_routes,
@@ -71,7 +71,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.demo import demo_tls as tls
-from app.demo import oauth_guard
+from app.demo import oauth_guard, sdk_workarounds
 from app.demo.agent import DemoAgentExecutor
 from app.demo.oauth_guard import IntrospectionAuthMiddleware
 from app.errors import WorkbenchError
@@ -89,15 +89,14 @@ PUBLIC_PATHS = frozenset({CARD_PATH, LEGACY_CARD_PATH, JWKS_PATH})
 # --------------------------------------------------------------------------- card
 
 
-def build_card(
-    jsonrpc_url: str, rest_url: str, grpc_target: str, *, token: str | None
-) -> AgentCard:
+def build_card(jsonrpc_url: str, rest_url: str, grpc_url: str, *, token: str | None) -> AgentCard:
     """Builds the public Agent Card (unsigned).
 
     Args:
         jsonrpc_url: absolute JSON-RPC URL, e.g. ``http://127.0.0.1:8000/``.
         rest_url: absolute REST base URL, e.g. ``http://127.0.0.1:8000/rest``.
-        grpc_target: ``host:port`` without a scheme.
+        grpc_url: the gRPC interface's absolute URL (the 1.0 proto asks for one), e.g.
+            ``http://127.0.0.1:50051``; ``https://`` with TLS.
         token: when set, the card declares a bearer security scheme.
 
     Returns:
@@ -109,7 +108,7 @@ def build_card(
         for binding, url in (
             ("JSONRPC", jsonrpc_url),
             ("HTTP+JSON", rest_url),
-            ("GRPC", grpc_target),
+            ("GRPC", grpc_url),
         )
     ]
     card = AgentCard(
@@ -399,19 +398,27 @@ def build_http_app(
     async def serve_jwks(request: Request) -> JSONResponse:
         return JSONResponse(jwks)
 
+    cache = sdk_workarounds.CARD_CACHE_CONTROL
     routes: list[BaseRoute] = [
-        *create_agent_card_routes(card, card_url=CARD_PATH),
-        *create_agent_card_routes(card, card_url=LEGACY_CARD_PATH),
+        *create_agent_card_routes(card, card_url=CARD_PATH, cache_control=cache),
+        *create_agent_card_routes(card, card_url=LEGACY_CARD_PATH, cache_control=cache),
         Route(JWKS_PATH, serve_jwks, methods=["GET"]),
         *create_rest_routes(handler, enable_v0_3_compat=True, path_prefix=REST_PREFIX),
         *create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True),
     ]
-    app: ASGIApp = Starlette(routes=routes)
+    app = sdk_workarounds.wrap_http(
+        Starlette(routes=routes),
+        jsonrpc_path="/",
+        rest_prefix=REST_PREFIX,
+        card_paths=frozenset({CARD_PATH, LEGACY_CARD_PATH}),
+    )
     return BearerAuthMiddleware(app, token) if token else app
 
 
 def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) -> None:
-    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), server)
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(
+        sdk_workarounds.VersionCheckingGrpcHandler(handler), server
+    )
     a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(CompatGrpcHandler(handler), server)
     try:
         from grpc_reflection.v1alpha import reflection
@@ -473,7 +480,8 @@ async def serve(args: argparse.Namespace) -> int:
         "rest_url": base_url + REST_PREFIX,
         "grpc_target": f"{_url_host(args.host)}:{grpc_port}",
     }
-    card = build_card(urls["jsonrpc_url"], urls["rest_url"], urls["grpc_target"], token=args.token)
+    grpc_url = f"{scheme}://{urls['grpc_target']}"
+    card = build_card(urls["jsonrpc_url"], urls["rest_url"], grpc_url, token=args.token)
     if introspector is not None:
         oauth_guard.declare_schemes(card, introspector.issuer, introspector.metadata)
     extended_card = build_extended_card(card)
@@ -483,7 +491,7 @@ async def serve(args: argparse.Namespace) -> int:
     jwks_path = write_jwks(jwks, args.jwks_out)
 
     push_store = InMemoryPushNotificationConfigStore()
-    handler = DefaultRequestHandler(
+    handler = sdk_workarounds.RequestHandler(
         agent_executor=DemoAgentExecutor(),
         task_store=InMemoryTaskStore(),
         agent_card=card,

@@ -90,7 +90,8 @@ def interfaces_for(
     urls = {
         Binding.JSONRPC: base + JSONRPC_PATH,
         Binding.HTTP_JSON: base + REST_PATH,
-        Binding.GRPC: f"{_url_host(host)}:{grpc_port}",
+        # The 1.0 proto: "the URL where this interface is available", an absolute URL.
+        Binding.GRPC: f"http://{_url_host(host)}:{grpc_port}",
     }
     versions = ("1.0", "0.3") if compat_v03 else ("1.0",)
     return [

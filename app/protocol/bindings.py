@@ -87,10 +87,14 @@ class UrlShape:
         schemes: the URL schemes it takes; empty for a ``host:port`` target, which has no
             scheme, no path a relative URL could be resolved against and no query string.
         words: the shape in a sentence ("not an absolute http(s) URL").
+        target_schemes: the schemes a ``host:port`` target may also be written with
+            (``grpc://host:port``: the 1.0 proto asks cards for an absolute URL), never with
+            a path.
     """
 
     schemes: tuple[str, ...]
     words: str
+    target_schemes: tuple[str, ...] = ()
 
     @property
     def target(self) -> bool:
@@ -99,7 +103,10 @@ class UrlShape:
 
 
 HTTP_URL = UrlShape(("http", "https"), "http(s) URL")
-HOST_PORT = UrlShape((), "host:port")
+HOST_PORT = UrlShape(
+    (), "host:port, or http, https, grpc, grpcs://host:port without a path",
+    ("http", "https", "grpc", "grpcs"),
+)
 
 
 @dataclass(frozen=True, slots=True)

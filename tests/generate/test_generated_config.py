@@ -107,7 +107,7 @@ def test_the_card_is_signed_and_verifies(
     key.write_text(jwk.JWK.generate(**kind).export_private(), encoding="utf-8")
     card = cards.with_address(cards.load_card(), "127.0.0.1", 9999, 9998)
     assert card["supportedInterfaces"][0]["url"] == "http://127.0.0.1:9999/"
-    assert card["supportedInterfaces"][2]["url"] == "127.0.0.1:9998"
+    assert card["supportedInterfaces"][2]["url"] == "http://127.0.0.1:9998"
     signer, jwks = cards.make_signer(str(key), "http://127.0.0.1:9999/.well-known/jwks.json")
     proto = cards.to_proto(card)
     signer(proto)

@@ -18,7 +18,7 @@ def test_demo_card_is_rewritten_for_the_chosen_address() -> None:
     assert [(i["protocolBinding"], i["url"]) for i in card["supportedInterfaces"]] == [
         ("JSONRPC", "http://0.0.0.0:9000/"),
         ("HTTP+JSON", "http://0.0.0.0:9000/rest"),
-        ("GRPC", "0.0.0.0:50051"),
+        ("GRPC", "http://0.0.0.0:50051"),
     ]
     assert {i["protocolVersion"] for i in card["supportedInterfaces"]} == {"1.0"}
     assert "signatures" not in card
@@ -45,9 +45,9 @@ def test_bindings_and_compat_choose_the_interfaces() -> None:
     ]
     assert got == [
         ("JSONRPC", "1.0", "http://[::1]:8000/"),
-        ("GRPC", "1.0", "[::1]:50051"),
+        ("GRPC", "1.0", "http://[::1]:50051"),
         ("JSONRPC", "0.3", "http://[::1]:8000/"),
-        ("GRPC", "0.3", "[::1]:50051"),
+        ("GRPC", "0.3", "http://[::1]:50051"),
     ]
     assert result.plan.compat_v03 and result.plan.language is Language.NODE
 

@@ -103,6 +103,15 @@ def test_valid_cards_have_no_errors() -> None:
     assert "securitySchemes.bearerAuth.type" in infos
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:50051", "https://grpc.example.com", "grpc://h:1", "grpcs://h:1/", "h:1"],
+)
+def test_grpc_urls_the_app_can_call_are_not_problems(url: str) -> None:
+    """The 1.0 proto asks for an absolute URL; a bare host:port stays accepted."""
+    assert validate_card(_mutate(["supportedInterfaces", 1, "url"], url)) == []
+
+
 def _mutate(path: list[Any], value: Any, base: dict[str, Any] = V1) -> dict[str, Any]:
     card = copy.deepcopy(base)
     target: Any = card
@@ -233,12 +242,23 @@ def test_broken_v1_cards(path: list[Any], value: Any, expected: tuple[str, str])
 
 WARNINGS_V1: list[tuple[str, list[Any], Any, tuple[str, str]]] = [
     (
-        "grpc url with scheme",
+        "grpc url with a path",
         ["supportedInterfaces", 1, "url"],
-        "grpc://127.0.0.1:50051",
+        "https://grpc.example.com/a2a",
         (
             "supportedInterfaces[1].url",
-            "gRPC interface url 'grpc://127.0.0.1:50051' has a scheme; gRPC targets are host:port",
+            "gRPC interface url 'https://grpc.example.com/a2a' is not a target the app can call "
+            "(host:port, or http, https, grpc, grpcs://host:port without a path)",
+        ),
+    ),
+    (
+        "grpc url with another scheme",
+        ["supportedInterfaces", 1, "url"],
+        "ftp://127.0.0.1:50051",
+        (
+            "supportedInterfaces[1].url",
+            "gRPC interface url 'ftp://127.0.0.1:50051' is not a target the app can call "
+            "(host:port, or http, https, grpc, grpcs://host:port without a path)",
         ),
     ),
     (

@@ -114,7 +114,8 @@ async def test_card_served_at_both_paths(sdk_peer: dict[str, Any], path: str) ->
     urls = {
         "JSONRPC": sdk_peer["jsonrpc_url"],
         "HTTP+JSON": sdk_peer["rest_url"],
-        "GRPC": sdk_peer["grpc_target"],
+        # An absolute URL, as the 1.0 proto asks; the ready line keeps the bare target.
+        "GRPC": "http://" + sdk_peer["grpc_target"],
     }
     assert interfaces == [
         (version, binding, urls[binding])

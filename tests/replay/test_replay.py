@@ -131,6 +131,12 @@ def _peer_results(session: Session, key: str) -> list[Any]:
     return [v.get("result", v) for v in values]
 
 
+def _host_port_channel(url: str) -> grpc.aio.Channel:
+    """a2a-sdk 1.3.0 hands the card's gRPC url to the factory as is; grpc takes host:port,
+    not the absolute URL (``http://host:port``) the 1.0 proto asks cards for."""
+    return grpc.aio.insecure_channel(url.split("://", 1)[-1].rstrip("/"))
+
+
 @pytest.mark.parametrize(
     ("binding", "text", "key", "streaming"),
     [
@@ -149,7 +155,7 @@ async def test_python_sdk_client_gets_the_peer_answer(
             streaming=streaming,
             supported_protocol_bindings=[binding],
             httpx_client=http,
-            grpc_channel_factory=grpc.aio.insecure_channel,
+            grpc_channel_factory=_host_port_channel,
         )
         client = await ClientFactory(config).create_from_url(replay.base_url)
         message = Message(

@@ -90,7 +90,7 @@ def test_load_edit_generate_node_and_read_how_to_start(
     assert interfaces == [
         "JSONRPC 1.0   http://127.0.0.1:8000/",
         "HTTP+JSON 1.0   http://127.0.0.1:8000/rest",
-        "GRPC 1.0   127.0.0.1:50051",
+        "GRPC 1.0   http://127.0.0.1:50051",
     ]
     assert "the card validates" in find(dialog, QLabel, "serverFindingsLabel").text()
 
@@ -145,7 +145,7 @@ def test_findings_follow_the_edits_and_block_an_impossible_plan(
     find(dialog, QCheckBox, "serverBindingGrpcCheck").setChecked(True)
     assert generate_button.isEnabled()
     assert items(find(dialog, QListWidget, "serverInterfacesList")) == [
-        "GRPC 1.0   127.0.0.1:50051"
+        "GRPC 1.0   http://127.0.0.1:50051"
     ]
     find(dialog, QSpinBox, "serverGrpcPortSpin").setValue(8000)
     assert "must differ" in items(findings)[0]
@@ -161,7 +161,9 @@ def test_findings_follow_the_edits_and_block_an_impossible_plan(
     assert generate_button.isEnabled()  # a warning does not block
 
     find(dialog, QCheckBox, "serverCompatCheck").setChecked(True)
-    assert "GRPC 0.3   127.0.0.1:50051" in items(find(dialog, QListWidget, "serverInterfacesList"))
+    assert "GRPC 0.3   http://127.0.0.1:50051" in items(
+        find(dialog, QListWidget, "serverInterfacesList")
+    )
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.grab().save(str(SHOTS / "genui-dialog-findings.png"))

@@ -2,9 +2,9 @@
 
 1.0 cards (pure or hybrid) are walked against the ``AgentCard`` descriptor
 (:mod:`app.protocol.card.descriptor`), then their interfaces are checked for meaning: absolute
-http(s) URLs, gRPC ``host:port`` targets, versions the app can speak, duplicates. 0.3 cards
-are checked against the 0.3 JSON-RPC schema's required fields and types (docs/PROTOCOL.md
-§6.2) and get the same interface checks.
+http(s) URLs, gRPC targets (``host:port`` or an absolute URL), versions the app can speak,
+duplicates. 0.3 cards are checked against the 0.3 JSON-RPC schema's required fields and types
+(docs/PROTOCOL.md §6.2) and get the same interface checks.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from app.protocol.card.descriptor import CARD_DESCRIPTOR, DescriptorWalker
 __all__ = ["validate_card"]
 
 
+
 # ---------------------------------------------------------------------------------------
 # semantic checks shared by both versions
 
@@ -49,12 +50,14 @@ def _check_interface(
     shape = found.url if found is not None else HTTP_URL
     if isinstance(url, str) and url:
         if found is not None and shape.target:
-            if "://" in url:
+            # The 1.0 proto asks for an absolute URL; older cards give a bare host:port.
+            scheme, sep, rest = url.partition("://")
+            if sep and (scheme.lower() not in shape.target_schemes or "/" in rest.strip("/")):
                 problems.append(
                     CardProblem(
                         f"{path}.url",
-                        f"{found.label} interface url {url!r} has a scheme; {found.label} "
-                        f"targets are {shape.words}",
+                        f"{found.label} interface url {url!r} is not a target the app can call "
+                        f"({shape.words})",
                         Severity.WARNING,
                     )
                 )

@@ -7,8 +7,9 @@ No stubs are generated: the call is built from the official descriptors shipped 
 catalog, and the user's ProtoJSON is parsed strictly with ``json_format`` — an unknown
 field is a usage error that names it, not silently dropped as the SDK servers do.
 
-Targets: ``host:port`` (the form Agent Cards use) and ``http://host:port`` are plaintext
-HTTP/2; ``https://host:port`` is TLS with the system trust store.
+Targets: ``host:port`` (the form older Agent Cards use), ``http://host:port`` (the absolute
+URL the 1.0 proto asks of a card) and ``grpc://host:port`` are plaintext HTTP/2;
+``https://host:port`` and ``grpcs://host:port`` are TLS with the system trust store.
 
 A channel is opened per exchange (an aio one inside the running loop: a channel made on
 another loop fails) and closed when the exchange ends or is cancelled; a debugger sends
@@ -116,11 +117,16 @@ class Target:
         return f"{'https' if self.tls else 'http'}://{self.address}"
 
 
+_PLAINTEXT_SCHEMES = frozenset({"http", "grpc"})
+_TLS_SCHEMES = frozenset({"https", "grpcs"})
+
+
 def parse_target(endpoint: str, *, tls_default: bool = False) -> Target:
-    """``host:port`` / ``http://host:port`` → plaintext, ``https://host[:port]`` → TLS.
+    """``host:port`` / ``http://`` / ``grpc://host:port`` → plaintext, ``https://`` /
+    ``grpcs://host[:port]`` → TLS (a URL without a port: 80, or 443 with TLS).
 
     With ``tls_default`` (the request has TLS settings: a CA, a client certificate) a bare
-    ``host:port`` is TLS too: Agent Cards name gRPC targets without a scheme.
+    ``host:port`` is TLS too: a card's bare target says nothing about TLS.
 
     Raises:
         UsageError: an empty target, another scheme, or a path after ``host:port``.
@@ -132,18 +138,20 @@ def parse_target(endpoint: str, *, tls_default: bool = False) -> Target:
     if not sep:
         return Target(text, tls=tls_default)
     scheme = scheme.lower()
-    if scheme not in ("http", "https"):
+    if scheme not in _PLAINTEXT_SCHEMES | _TLS_SCHEMES:
         raise UsageError(
-            f"gRPC targets are host:port, http://host:port or https://host:port, got {text!r}"
+            "gRPC targets are host:port, http://host:port, https://host:port, "
+            f"grpc://host:port or grpcs://host:port, got {text!r}"
         )
     address, _, path = rest.partition("/")
     if path.strip("/"):
         raise UsageError(f"A gRPC target has no path; drop {'/' + path!r} from {text!r}")
     if not address:
         raise UsageError(f"The gRPC target {text!r} has no host")
+    tls = scheme in _TLS_SCHEMES
     if ":" not in address.rsplit("]", 1)[-1]:
-        address += ":443" if scheme == "https" else ":80"
-    return Target(address, tls=scheme == "https")
+        address += ":443" if tls else ":80"
+    return Target(address, tls=tls)
 
 
 def open_channel(target: Target, request: A2ARequest) -> grpc.aio.Channel:

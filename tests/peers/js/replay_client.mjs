@@ -14,10 +14,18 @@ import { Role } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 
+// @a2a-js/sdk 1.3.0 dials the card's gRPC url as is; grpc-js takes host:port, not the
+// absolute URL (http://host:port) the 1.0 proto asks cards for.
+class HostPortGrpcTransportFactory extends GrpcTransportFactory {
+  create(url, agentCard) {
+    return super.create(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, '').replace(/\/$/, ''), agentCard);
+  }
+}
+
 const [baseUrl, binding, text, ...flags] = process.argv.slice(2);
 const factory = new ClientFactory(
   ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new GrpcTransportFactory()],
+    transports: [new HostPortGrpcTransportFactory()],
     preferredTransports: [binding],
   }),
 );

@@ -44,10 +44,10 @@ function hostForUrl(host) {
 
 // The card as served: interfaces on the bound addresses and a declared bearer scheme
 // (every binding requires the token, so the card says so).
-export function publishedCard(cardJson, { baseUrl, grpcTarget }) {
+export function publishedCard(cardJson, { baseUrl, grpcUrl }) {
   const card = structuredClone(cardJson);
   card.supportedInterfaces = (card.supportedInterfaces ?? []).map((entry) => {
-    if (entry.protocolBinding === 'GRPC') return { ...entry, url: grpcTarget };
+    if (entry.protocolBinding === 'GRPC') return { ...entry, url: grpcUrl };
     const path = new URL(entry.url).pathname;
     return { ...entry, url: `${baseUrl}${path}` };
   });
@@ -62,11 +62,14 @@ export function publishedCard(cardJson, { baseUrl, grpcTarget }) {
   return AgentCard.fromJSON(card);
 }
 
+// grpcTarget is what a gRPC client dials (host:port); grpcUrl what the card names: an
+// absolute URL, as the 1.0 proto asks (http: the server itself speaks plaintext).
 export function urlsFor(config, httpPort, grpcPort) {
   const host = hostForUrl(config.host);
   return {
     baseUrl: config.publicUrl ?? `http://${host}:${httpPort}`,
-    grpcTarget: config.publicGrpcTarget ?? `${host}:${grpcPort}`,
+    grpcTarget: config.publicGrpc?.target ?? `${host}:${grpcPort}`,
+    grpcUrl: config.publicGrpc?.url ?? `http://${host}:${grpcPort}`,
   };
 }
 

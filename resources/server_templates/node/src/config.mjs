@@ -93,6 +93,27 @@ function origins(env) {
   return new Set(list.map((origin) => origin.replace(/\/$/, '')));
 }
 
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+const GRPC_SCHEMES = { 'http:': 80, 'grpc:': 80, 'https:': 443, 'grpcs:': 443 };
+
+// PUBLIC_GRPC_TARGET: an absolute URL (http, https, grpc, grpcs; no path) or host:port,
+// published as https://host:port (a public gRPC endpoint sits behind TLS). Returns the URL
+// the card names and the host:port a gRPC client dials, or null when unset.
+function grpcAddress(value) {
+  if (!value) return null;
+  const refuse = () => {
+    throw new ConfigError(
+      `PUBLIC_GRPC_TARGET must be host:port or an http(s)/grpc(s) URL without a path, got ${JSON.stringify(value)}`,
+    );
+  };
+  if (HOST_PORT.test(value)) return { url: `https://${value}`, target: value };
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\/([^/?#]+)\/?$/.exec(value);
+  if (!match || !(match[1].toLowerCase() in GRPC_SCHEMES)) return refuse();
+  const hostPort = HOST_PORT.test(match[2]) ? match[2] : `${match[2]}:${GRPC_SCHEMES[match[1].toLowerCase()]}`;
+  if (!HOST_PORT.test(hostPort)) return refuse();
+  return { url: value.replace(/\/$/, ''), target: hostPort };
+}
+
 export function loadConfig(env = process.env) {
   const token = env.A2A_TOKEN ?? '';
   const problem = tokenProblem(token);
@@ -102,17 +123,14 @@ export function loadConfig(env = process.env) {
   const jwksPath = (env.JWKS_PATH ?? DEFAULTS.JWKS_PATH).trim();
   if (!jwksPath.startsWith('/')) throw new ConfigError(`JWKS_PATH must start with "/", got ${JSON.stringify(jwksPath)}`);
   const publicUrl = httpUrl(env, 'PUBLIC_URL');
-  const publicGrpcTarget = (env.PUBLIC_GRPC_TARGET ?? '').trim() || null;
-  if (publicGrpcTarget && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(publicGrpcTarget)) {
-    throw new ConfigError(`PUBLIC_GRPC_TARGET must be host:port, got ${JSON.stringify(publicGrpcTarget)}`);
-  }
+  const publicGrpc = grpcAddress((env.PUBLIC_GRPC_TARGET ?? '').trim());
   return {
     token,
     host: (env.HOST ?? DEFAULTS.HOST).trim() || DEFAULTS.HOST,
     port: integer(env, 'PORT', { max: 65535 }),
     grpcPort: integer(env, 'GRPC_PORT', { max: 65535 }),
     publicUrl: publicUrl ? publicUrl.href.replace(/\/$/, '') : null,
-    publicGrpcTarget,
+    publicGrpc,
     handlerUrl: httpUrl(env, 'HANDLER_URL'),
     signingJwkFile: (env.SIGNING_JWK_FILE ?? '').trim() || null,
     jwksPath,

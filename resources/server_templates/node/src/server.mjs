@@ -97,7 +97,7 @@ export async function startServer(config, { log = (line) => process.stderr.write
       ...urls,
       cardUrl: `${urls.baseUrl}/.well-known/agent-card.json`,
       // Where this process listens (differs from the card's URLs behind a proxy).
-      listening: urlsFor({ ...config, publicUrl: null, publicGrpcTarget: null }, httpPort, grpcPort),
+      listening: urlsFor({ ...config, publicUrl: null, publicGrpc: null }, httpPort, grpcPort),
       jwksUrl: signing ? `${urls.baseUrl}${config.jwksPath}` : null,
       grpcTarget: grpcServer ? urls.grpcTarget : null,
     },

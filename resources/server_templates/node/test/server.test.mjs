@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import * as grpc from '@grpc/grpc-js';
-import { SendMessageRequest, verifyAgentCardSignature } from '@a2a-js/sdk';
+import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 
 import { tokenProblem } from '../src/config.mjs';
@@ -207,6 +207,122 @@ describe('with an HTTP handler', () => {
   });
 });
 
+// README "Protocol details": what the server adds around the SDK, and the error table it follows.
+describe('protocol details', () => {
+  let server;
+  let client;
+  before(async () => {
+    server = await startServer();
+    const Client = grpc.makeGenericClientConstructor(A2AService, 'A2AService');
+    client = new Client(server.grpcTarget, grpc.credentials.createInsecure());
+  });
+  after(async () => {
+    client.close();
+    assert.equal(await server.stop(), 0);
+  });
+
+  const auth = () => ({ authorization: `Bearer ${TOKEN}`, 'a2a-version': '1.0' });
+  const rest = (suffix, init = {}) => fetch(`${server.baseUrl}/rest${suffix}`, { ...init, headers: { ...auth(), ...init.headers } });
+  const reason = (body) => body.error.details?.[0]?.reason;
+  const rpcCall = (method, request, version = '1.0') => {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${TOKEN}`);
+    metadata.set('a2a-version', version);
+    return new Promise((resolve) => client[method](request, metadata, (err, reply) => resolve(err ?? reply)));
+  };
+  const completedTask = async () => {
+    const response = await jsonRpc(server.baseUrl, 'SendMessage', { message: userMessage('done') });
+    return (await response.json()).result.task.id;
+  };
+
+  test('the card: Cache-Control with max-age, ETag, Last-Modified, 304 when unchanged', async () => {
+    const first = await fetch(server.cardUrl, { headers: { 'a2a-version': '1.0' } });
+    assert.equal(first.status, 200);
+    assert.match(first.headers.get('cache-control'), /max-age=\d+/);
+    assert.match(first.headers.get('last-modified'), /GMT$/);
+    const etag = first.headers.get('etag');
+    assert.ok(etag);
+    // fetch adds Cache-Control: no-cache to a conditional request unless one is given.
+    const again = await fetch(server.cardUrl, {
+      headers: { 'a2a-version': '1.0', 'if-none-match': etag, 'cache-control': 'max-age=0' },
+    });
+    assert.equal(again.status, 304);
+  });
+
+  test('the card names gRPC by an absolute URL', async () => {
+    const card = await (await fetch(server.cardUrl, { headers: { 'a2a-version': '1.0' } })).json();
+    assert.equal(card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC').url, `http://${server.grpcTarget}`);
+  });
+
+  test('HTTP+JSON answers and errors are application/json', async () => {
+    const id = await completedTask();
+    const found = await rest(`/tasks/${id}`);
+    assert.equal(found.status, 200);
+    assert.match(found.headers.get('content-type'), /^application\/json/);
+    const missing = await rest('/tasks/nope');
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type'), /^application\/json/);
+    assert.equal(reason(await missing.json()), 'TASK_NOT_FOUND');
+  });
+
+  test('HTTP+JSON refuses a body that is not JSON with 415, takes application/a2a+json', async () => {
+    const body = JSON.stringify({ message: userMessage('typed') });
+    for (const type of ['text/plain', 'application/xml']) {
+      const refused = await rest('/message:send', { method: 'POST', body, headers: { 'content-type': type } });
+      assert.equal(refused.status, 415, type);
+      assert.match(refused.headers.get('content-type'), /^application\/json/);
+      assert.equal(reason(await refused.json()), 'CONTENT_TYPE_NOT_SUPPORTED');
+    }
+    const taken = await rest('/message:send', { method: 'POST', body, headers: { 'content-type': 'application/a2a+json' } });
+    assert.equal(taken.status, 200);
+  });
+
+  test('JSON-RPC: another media type is -32005, a request object without a method -32600', async () => {
+    const typed = await jsonRpc(server.baseUrl, 'GetTask', { id: 'x' }, { headers: { 'content-type': 'text/plain' } });
+    assert.equal((await typed.json()).error.code, -32005);
+    for (const body of [{ jsonrpc: '2.0', id: 3, params: {} }, { id: 3, method: 'GetTask', params: { id: 'x' } }, 'text']) {
+      const response = await fetch(`${server.baseUrl}/`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const reply = await response.json();
+      assert.equal(reply.error.code, -32600, JSON.stringify(body));
+      assert.equal(reply.id, typeof body === 'object' ? 3 : null);
+    }
+  });
+
+  test('ListTasks refuses a status that is no task state, on every binding', async () => {
+    for (const status of ['TASK_STATE_BOGUS', 99]) {
+      const reply = await (await jsonRpc(server.baseUrl, 'ListTasks', { status })).json();
+      assert.equal(reply.error?.code, -32602, String(status));
+    }
+    const refused = await rest('/tasks?status=TASK_STATE_BOGUS');
+    assert.equal(refused.status, 400);
+    assert.equal(reason(await refused.json()), 'INVALID_PARAMS');
+    const error = await rpcCall('listTasks', ListTasksRequest.fromJSON({ status: 99 }));
+    assert.equal(error.code, grpc.status.INVALID_ARGUMENT);
+    const known = await (await jsonRpc(server.baseUrl, 'ListTasks', { status: 'TASK_STATE_WORKING' })).json();
+    assert.deepEqual(known.result.tasks, []);
+  });
+
+  test('the error table is A2A v1.0.1: TaskNotCancelable and VersionNotSupported', async () => {
+    const id = await completedTask();
+    const viaRpc = await (await jsonRpc(server.baseUrl, 'CancelTask', { id })).json();
+    assert.equal(viaRpc.error.code, -32002);
+    const viaRest = await rest(`/tasks/${id}:cancel`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(viaRest.status, 400);
+    assert.equal(reason(await viaRest.json()), 'TASK_NOT_CANCELABLE');
+    const viaGrpc = await rpcCall('cancelTask', CancelTaskRequest.fromJSON({ id }));
+    assert.equal(viaGrpc.code, grpc.status.FAILED_PRECONDITION);
+    const version = await rpcCall('getTask', GetTaskRequest.fromJSON({ id }), '99.0');
+    assert.equal(version.code, grpc.status.FAILED_PRECONDITION);
+    const restVersion = await rest(`/tasks/${id}`, { headers: { 'a2a-version': '99.0' } });
+    assert.equal(restVersion.status, 400);
+    assert.equal(reason(await restVersion.json()), 'VERSION_NOT_SUPPORTED');
+  });
+});
+
 describe('start-up checks', () => {
   test('PUBLIC_URL and PUBLIC_GRPC_TARGET: the card names the public addresses', async () => {
     const server = await startServer({ PUBLIC_URL: 'https://agent.example.com/a2a', PUBLIC_GRPC_TARGET: 'grpc.example.com:443' });
@@ -215,9 +331,25 @@ describe('start-up checks', () => {
         headers: { 'a2a-version': '1.0' },
       });
       const urls = (await response.json()).supportedInterfaces.map((entry) => entry.url);
-      assert.deepEqual(urls, ['https://agent.example.com/a2a/', 'https://agent.example.com/a2a/rest', 'grpc.example.com:443']);
+      assert.deepEqual(urls, ['https://agent.example.com/a2a/', 'https://agent.example.com/a2a/rest', 'https://grpc.example.com:443']);
     } finally {
       await server.stop();
+    }
+  });
+
+  test('PUBLIC_GRPC_TARGET may be an absolute URL; a path or another scheme stops the server', async () => {
+    const server = await startServer({ PUBLIC_GRPC_TARGET: 'grpc://10.0.0.5:7000' });
+    try {
+      const card = await (await fetch(server.cardUrl, { headers: { 'a2a-version': '1.0' } })).json();
+      assert.equal(card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC').url, 'grpc://10.0.0.5:7000');
+      assert.equal(server.grpcTarget, '10.0.0.5:7000');
+    } finally {
+      await server.stop();
+    }
+    for (const value of ['https://grpc.example.com/a2a', 'ftp://h:1', 'no-port']) {
+      const { code, stderr } = await refusedStart({ A2A_TOKEN: TOKEN, PUBLIC_GRPC_TARGET: value });
+      assert.equal(code, 2, value);
+      assert.match(stderr, /PUBLIC_GRPC_TARGET/);
     }
   });
 
