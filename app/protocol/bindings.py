@@ -104,7 +104,8 @@ class UrlShape:
 
 HTTP_URL = UrlShape(("http", "https"), "http(s) URL")
 HOST_PORT = UrlShape(
-    (), "host:port, or http, https, grpc, grpcs://host:port without a path",
+    (),
+    "host:port, or http, https, grpc, grpcs://host:port without a path",
     ("http", "https", "grpc", "grpcs"),
 )
 

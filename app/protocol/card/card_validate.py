@@ -30,7 +30,6 @@ from app.protocol.card.descriptor import CARD_DESCRIPTOR, DescriptorWalker
 __all__ = ["validate_card"]
 
 
-
 # ---------------------------------------------------------------------------------------
 # semantic checks shared by both versions
 
