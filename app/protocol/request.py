@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from app.protocol.events import Headers
-from app.protocol.methods.catalog import MethodSpec, TemplateContext, find_method
+from app.protocol.methods.catalog import MethodRole, MethodSpec, TemplateContext, find_method
 from app.protocol.net.network import NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
@@ -113,13 +114,23 @@ def render_body(
     binding: Binding,
     ctx: TemplateContext,
     request_id: str | int | None = None,
+    *,
+    configuration: Mapping[str, Any] | None = None,
 ) -> str:
     """The method's template as editor text (2-space JSON).
 
     JSON-RPC gets the full envelope with the template as ``params``; REST and gRPC get the
-    request object itself.
+    request object itself. ``configuration`` is set on a send method's request object
+    (1.0 ``SendMessageConfiguration``, 0.3 ``MessageSendConfiguration``).
+
+    Raises:
+        UsageError: ``configuration`` for a method that sends no message.
     """
     obj = spec.template(binding, ctx)
+    if configuration is not None:
+        if spec.role not in (MethodRole.SEND, MethodRole.STREAM):
+            raise UsageError(f"{spec.name} sends no message: it takes no configuration")
+        obj["configuration"] = dict(configuration)
     if binding is Binding.JSONRPC:
         obj = envelope(spec.name, obj, request_id)
     return json.dumps(obj, indent=2, ensure_ascii=False)
