@@ -6,7 +6,7 @@
     a2a-workbench history export [ID...] --format har|jsonl|fixture --out FILE|-
         [--stable-ids] [--redact VALUE]... [--redact-from FILE] [--card FILE]
 
-``list`` prints one object per entry, newest first; ``show`` prints the entry's events as
+``list`` prints one ``entry`` record per entry, newest first; ``show`` prints the entry's events as
 the same records ``send`` printed (credentials masked, as they are stored); ``export``
 writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings only) or
 as JSON lines of event records, each with ``"exchange": ID``, or as a replay fixture
