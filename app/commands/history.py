@@ -6,11 +6,11 @@
     a2a-workbench history export [ID...] --format har|jsonl|fixture --out FILE|-
         [--stable-ids] [--redact VALUE]... [--redact-from FILE] [--card FILE]
 
-``list`` prints one ``entry`` record per entry, newest first; ``show`` prints the entry's events as
-the same records ``send`` printed (credentials masked, as they are stored); ``export``
-writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings only) or
-as JSON lines of event records, each with ``"exchange": ID``, or as a replay fixture
-(YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
+``list`` prints one ``entry`` record per entry, newest first; ``show`` prints the entry's
+events as the same records ``send`` printed (credentials masked, as they are stored);
+``export`` writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings
+only) or as JSON lines of event records, each with ``"exchange": ID``, or as a replay
+fixture (YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
 (and those of ``--redact-from``, one per line) masked, ids made stable with
 ``--stable-ids``, and the Agent Card of ``--card`` (a JSON file) to serve.
 

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from app.protocol.events import ExchangeEvent, ExchangeFinding, Outcome
 from app.protocol.findings import Severity
 from app.protocol.records import ExchangeRecords, line
-from app.protocol.records import body_value as body_value  # re-exported for its callers
+from app.protocol.records import body_value as body_value  # re-exported: tests read it here
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 

@@ -147,6 +147,11 @@ def compose(inputs: RequestInputs) -> A2ARequest:
     return apply_auth(request, inputs.auth, inputs.extensions)
 
 
+_TEMPLATE_FIELDS = ("parts", "task_id", "context_id", "message_id", "push_config_id",
+                    "configuration")  # fmt: skip
+"""What fills a template only (``text`` has a default, so it is not refused beside params)."""
+
+
 def compose_body(inputs: RequestInputs) -> str:
     """The body of the request ``inputs`` describe (module docstring: the three sources).
 
@@ -183,11 +188,6 @@ def compose_body(inputs: RequestInputs) -> str:
     if inputs.binding is Binding.JSONRPC:
         return json.dumps(envelope(inputs.method, params, inputs.request_id))
     return json.dumps(params)
-
-
-_TEMPLATE_FIELDS = ("parts", "task_id", "context_id", "message_id", "push_config_id",
-                    "configuration")  # fmt: skip
-"""What fills a template only (``text`` has a default, so it is not refused beside params)."""
 
 
 @dataclass(frozen=True, slots=True)
