@@ -58,9 +58,9 @@ def line(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def error_record(kind: ErrorKind | str, message: str, *, with_type: bool = False) -> Record:
+def error_record(kind: ErrorKind, message: str, *, with_type: bool = False) -> Record:
     """An ``error`` record built outside an exchange (a usage error before anything was sent)."""
-    return record("error", {"kind": str(kind), "message": message}, with_type=with_type)
+    return record("error", {"kind": kind.value, "message": message}, with_type=with_type)
 
 
 def end_record(outcome: Outcome, elapsed_ms: float) -> Record:
