@@ -1,5 +1,5 @@
-"""One exchange of a check run: built like ``send`` builds it, sent through the exchange
-seam, recorded in the history, and summarised for the checks to judge.
+"""One exchange of a check run: composed as ``send`` composes it (:mod:`app.protocol.compose`),
+sent through the exchange seam, recorded in the history, and summarised for the checks to judge.
 
 :class:`CallResult` keeps what a rule needs (the outcome, the result value with the
 JSON-RPC envelope taken off, the first error, the stream items) and the history entry id
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from app.history.recorder import Recorder, Writer
 from app.history.store import HistoryStore
 from app.protocol import exchange
 from app.protocol.bindings import traits
+from app.protocol.compose import RequestInputs, compose, with_template
 from app.protocol.events import (
     NOT_JSON,
     ErrorKind,
@@ -37,13 +37,12 @@ from app.protocol.events import (
     StreamItem,
 )
 from app.protocol.findings import Finding
-from app.protocol.methods.catalog import TemplateContext, find_method
-from app.protocol.net.auth import AuthConfig, apply_auth, secret_header_names, secret_query_names
+from app.protocol.methods.catalog import TemplateContext
+from app.protocol.net.auth import AuthConfig, secret_header_names, secret_query_names
 from app.protocol.net.network import NetworkOptions
-from app.protocol.request import A2ARequest, render_body
+from app.protocol.request import A2ARequest
 from app.protocol.stream.stream_items import ItemInfo, classify_item
 from app.protocol.types import Binding
-from app.protocol.wire.jsonrpc_envelope import envelope
 
 HistorySink = Writer | HistoryStore
 """Where a run records its exchanges: the GUI's writer, or the CLI's shared store."""
@@ -138,39 +137,32 @@ def build_request(
     ``params`` (the request object) as given, or ``raw_body`` as typed (malformed on
     purpose). Without ``auth`` no credential goes out, not even one in ``headers``;
     ``extensions`` None activates the run's extensions."""
-    spec = find_method(target.version, method)
-    if raw_body is not None:
-        body = raw_body
-    elif params is not None:
-        if traits(target.binding).payload.envelope:
-            body = json.dumps(envelope(method, params, None))
-        else:
-            body = json.dumps(params)
-    else:
-        if spec is None:
-            raise LookupError(f"no template for {method}")
-        body = render_body(spec, target.binding, ctx or TemplateContext())
     extra = (*settings.headers, *headers)
     if not auth:
         # Also a credential typed as a plain --header under the API key's name.
         secret = CREDENTIAL_HEADERS | {n.lower() for n in secret_header_names(settings.auth)}
         extra = tuple(pair for pair in extra if pair[0].lower() not in secret)
     timeout = settings.timeout_s if timeout_s is None else timeout_s
-    request = A2ARequest(
+    active = settings.extensions if extensions is None else extensions
+    inputs = RequestInputs(
+        method,
         endpoint=target.url,
-        method=method,
-        body=body,
         version=target.version,
         binding=target.binding,
-        headers=extra,
+        body=raw_body,
+        params=params if raw_body is None else None,
         tenant=target.tenant,
+        headers=extra,
+        auth=settings.auth if auth else AuthConfig.none(),
+        extensions=tuple(active),
+        network=settings.network,
         timeout=timeout,
         deadline=timeout,
-        network=settings.network,
         malformed=raw_body is not None,
     )
-    active = settings.extensions if extensions is None else extensions
-    return apply_auth(request, settings.auth if auth else AuthConfig.none(), active)
+    if raw_body is None and params is None:
+        inputs = with_template(inputs, ctx or TemplateContext())
+    return compose(inputs)
 
 
 async def perform(

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -42,6 +41,7 @@ from app.protocol.card.fetch import CardFetchResult, fetch_card
 from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.net.network import NetworkOptions
+from app.protocol.records import line
 from app.protocol.secrets import mask_url_query
 
 EXIT_VALID, EXIT_PROBLEMS, EXIT_NO_CARD, EXIT_USAGE = 0, 1, 2, 3
@@ -214,11 +214,7 @@ def pretty(record: dict[str, Any]) -> str:
 def write(out: TextIO, fmt: str, records: list[dict[str, Any]]) -> None:
     """Print ``records`` as jsonl or pretty (terminal-safe, see ``for_terminal``)."""
     for record in records:
-        text = (
-            json.dumps(record, ensure_ascii=False, allow_nan=False)
-            if fmt == "jsonl"
-            else pretty(record)
-        )
+        text = line(record) if fmt == "jsonl" else pretty(record)
         out.write(for_terminal(text, out) + "\n")
     out.flush()
 

@@ -7,8 +7,9 @@
 
 Runs :func:`app.check.runner.run_check` and prints one record per line (``jsonl``): a
 ``check`` record, a ``finding`` per check and interface, an ``end`` record (docs/CLI.md,
-"check"). Every exchange is recorded in the history unless ``--no-history``; a finding's
-``exchanges`` are the entry ids (``a2a-workbench history show ID``).
+"check"), each kind under ``"event"`` and, for one more release, ``"type"``. Every
+exchange is recorded in the history unless ``--no-history``; a finding's ``exchanges`` are
+the entry ids (``a2a-workbench history show ID``).
 
 Exit statuses: 0 no check failed (warnings and skips allowed), 1 a check failed, 2 the agent
 could not be reached (no card, or no interface answered), 3 usage error.
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import json
 import os
 import sys
 from pathlib import Path
@@ -42,8 +42,10 @@ from app.commands.oauth import CliOAuth, oauth_from_args
 from app.commands.printer import EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, for_terminal
 from app.commands.send import add_credential_options, parse_auth, parse_header
 from app.errors import UsageError
+from app.protocol.events import ErrorKind
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
+from app.protocol.records import error_record, line, record
 
 _CASE_STATUS = {
     CheckStatus.PASS: CaseStatus.PASSED,
@@ -109,37 +111,46 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
 
 
 def started_record(event: CheckStarted) -> dict[str, Any]:
-    return {
-        "type": "check",
-        "card_url": event.card_url,
-        "agent": event.agent_name,
-        "interfaces": list(event.interfaces),
-        "planned": event.planned,
-    }
+    return record(
+        "check",
+        {
+            "card_url": event.card_url,
+            "agent": event.agent_name,
+            "interfaces": list(event.interfaces),
+            "planned": event.planned,
+        },
+        with_type=True,
+    )
 
 
 def finding_record(event: CheckResult) -> dict[str, Any]:
-    return {
-        "type": "finding",
-        "status": event.status.value,
-        "id": event.check_id,
-        "area": event.area.value,
-        "title": event.title,
-        "section": event.section,
-        "detail": event.detail,
-        "interface": event.interface,
-        "exchanges": list(event.exchanges),
-    }
+    return record(
+        "finding",
+        {
+            "status": event.status.value,
+            "id": event.check_id,
+            "area": event.area.value,
+            "title": event.title,
+            "section": event.section,
+            "detail": event.detail,
+            "interface": event.interface,
+            "exchanges": list(event.exchanges),
+        },
+        with_type=True,
+    )
 
 
 def end_record(event: CheckEnded) -> dict[str, Any]:
-    return {
-        "type": "end",
-        "counts": {status.value: event.counts.get(status, 0) for status in CheckStatus},
-        "reason": event.reason.value,
-        "elapsed_ms": round(event.elapsed_ms, 1),
-        "message": event.message,
-    }
+    return record(
+        "end",
+        {
+            "counts": {status.value: event.counts.get(status, 0) for status in CheckStatus},
+            "reason": event.reason.value,
+            "elapsed_ms": round(event.elapsed_ms, 1),
+            "message": event.message,
+        },
+        with_type=True,
+    )
 
 
 def pretty_line(event: CheckEvent) -> str | None:
@@ -201,11 +212,11 @@ class _Output:
         if self.mode == "pretty":
             text = pretty_line(event)
         elif isinstance(event, CheckStarted):
-            text = json.dumps(started_record(event), ensure_ascii=False)
+            text = line(started_record(event))
         elif isinstance(event, CheckResult):
-            text = json.dumps(finding_record(event), ensure_ascii=False)
+            text = line(finding_record(event))
         elif isinstance(event, CheckEnded):
-            text = json.dumps(end_record(event), ensure_ascii=False)
+            text = line(end_record(event))
         else:
             text = None
         if text is not None:
@@ -238,12 +249,12 @@ def main(argv: list[str]) -> int:
         oauth = oauth_from_args(args)
         options = options_from_args(args)
     except UsageError as exc:
-        return usage_exit(str(exc), [{"type": "error", "kind": "usage", "message": str(exc)}])
+        return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     output = _Output(args.output, sys.stdout)
     try:
         reason, results = asyncio.run(_check(options, output, oauth))
     except UsageError as exc:  # --interface beyond the card's interfaces
-        return usage_exit(str(exc), [{"type": "error", "kind": "usage", "message": str(exc)}])
+        return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     except OAuthError as exc:
         print(f"oauth2: {exc}", file=sys.stderr)
         return EXIT_TRANSPORT

@@ -6,11 +6,11 @@
     a2a-workbench history export [ID...] --format har|jsonl|fixture --out FILE|-
         [--stable-ids] [--redact VALUE]... [--redact-from FILE] [--card FILE]
 
-``list`` prints one object per entry, newest first; ``show`` prints the entry's events as
-the same records ``send`` printed (credentials masked, as they are stored); ``export``
-writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings only) or
-as JSON lines of event records, each with ``"exchange": ID``, or as a replay fixture
-(YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
+``list`` prints one ``entry`` record per entry, newest first; ``show`` prints the entry's
+events as the same records ``send`` printed (credentials masked, as they are stored);
+``export`` writes the given entries (default: all, oldest first) as HAR 1.2 (HTTP bindings
+only) or as JSON lines of event records, each with ``"exchange": ID``, or as a replay
+fixture (YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
 (and those of ``--redact-from``, one per line) masked, ids made stable with
 ``--stable-ids``, and the Agent Card of ``--card`` (a JSON file) to serve.
 
@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, Printer, pretty
+from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, pretty
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
+from app.protocol.records import ExchangeRecords, line, record
 from app.protocol.request import A2ARequest
 
 # --- recording send / run ---------------------------------------------------------------
@@ -149,20 +150,17 @@ def pretty_entry(entry: HistoryEntry) -> str:
     )
 
 
-def event_records(events: Iterable[ExchangeEvent], fmt: str = "jsonl") -> list[dict[str, Any]]:
+def event_records(events: Iterable[ExchangeEvent]) -> list[dict[str, Any]]:
     """The records ``send`` prints for ``events`` (stored events are already masked)."""
-    printer = Printer(fmt)
-    return [r for e in events if (r := printer.record(e)) is not None]
+    encoder = ExchangeRecords()
+    return [r for e in events if (r := encoder.record(e)) is not None]
 
 
 def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
     """Every event record of the entries ``ids``, each with ``"exchange": id``."""
     for exchange_id in ids:
-        for record in event_records(store.iter_events(exchange_id)):
-            out.write(
-                json.dumps({**record, "exchange": exchange_id}, ensure_ascii=False, allow_nan=False)
-                + "\n"
-            )
+        for each in event_records(store.iter_events(exchange_id)):
+            out.write(line({**each, "exchange": exchange_id}) + "\n")
 
 
 def _all_ids(store: HistoryStore) -> list[int]:
@@ -179,7 +177,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
         where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
         for entry in store.entries(where, limit=args.limit):
             if args.output == "jsonl":
-                print(json.dumps(entry.as_record(), ensure_ascii=False, allow_nan=False))
+                print(line(record("entry", entry.as_record())))
             else:
                 print(pretty_entry(entry))
         return EXIT_OK
@@ -188,9 +186,8 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     if missing:
         raise CliUsageError(f"no history entry {', '.join(map(str, missing))}")
     if args.command == "show":
-        for record in event_records(store.iter_events(args.id)):
-            text = json.dumps(record, ensure_ascii=False, allow_nan=False)
-            print(text if args.output == "jsonl" else pretty(record))
+        for shown in event_records(store.iter_events(args.id)):
+            print(line(shown) if args.output == "jsonl" else pretty(shown))
         return EXIT_OK
     ids = ids or _all_ids(store)
     fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),

@@ -1,10 +1,8 @@
 """Printing exchange events for the CLI: ``jsonl`` (one JSON object a line) or ``pretty``.
 
-The JSON-lines records are a public interface (docs/CLI.md, "send"): each has
-an ``"event"`` key — ``request``, ``response``, ``item``, ``lint``, ``finding``, ``error`` or
-``end``.
-A streaming call is followed by a :class:`app.protocol.stream.stream_session.StreamSession`, the
-same the GUI timeline keeps, so the CLI reports the same lifecycle findings (``lint``).
+The records themselves (what each holds, the ``"event"`` key, the masking of credentials)
+are :mod:`app.protocol.records`; this module writes them out, as JSON lines or as the
+lines a person reads, made safe for a terminal, and maps outcomes to exit statuses.
 """
 
 from __future__ import annotations
@@ -15,23 +13,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from app.protocol.events import (
-    NOT_JSON,
-    ExchangeEnd,
-    ExchangeError,
-    ExchangeEvent,
-    ExchangeFinding,
-    Headers,
-    Outcome,
-    RequestSent,
-    ResponseBody,
-    ResponseHead,
-    StreamItem,
-)
-from app.protocol.findings import Finding, Severity
-from app.protocol.stream.stream_items import classify_item
-from app.protocol.stream.stream_session import StreamSession
-from app.protocol.wire.jsonparse import parse_json
+from app.protocol.events import ExchangeEvent, ExchangeFinding, Outcome
+from app.protocol.findings import Severity
+from app.protocol.records import ExchangeRecords, line
+from app.protocol.records import body_value as body_value  # re-exported: tests read it here
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 
@@ -47,24 +32,9 @@ EXIT_STATUS = {
 failure, 3 usage error."""
 
 
-def headers_object(headers: Headers) -> dict[str, str]:
-    """Headers as a JSON object; repeated names are joined with ``", "`` (RFC 9110 §5.3)."""
-    out: dict[str, str] = {}
-    for name, value in headers:
-        out[name] = f"{out[name]}, {value}" if name in out else value
-    return out
-
-
-def body_value(raw: bytes, parsed: Any = NOT_JSON) -> Any:
-    """Parsed JSON where it parses, else the text (undecodable bytes replaced)."""
-    if parsed is not NOT_JSON:
-        return parsed
-    value, _ = parse_json(raw) if raw.strip() else (NOT_JSON, "")
-    return raw.decode("utf-8", "replace") if value is NOT_JSON else value
-
-
 class Printer:
-    """Writes events to ``out`` as they arrive; tracks the head for the response record."""
+    """Writes the records of events (:class:`app.protocol.records.ExchangeRecords`) to
+    ``out`` as they arrive, as jsonl or pretty lines; counts the error findings."""
 
     def __init__(
         self,
@@ -77,11 +47,9 @@ class Printer:
     ) -> None:
         self._fmt = fmt
         self._out = out
-        self._reveal = reveal_secrets
-        self._secret_headers = tuple(secret_headers)
-        self._secret_query = tuple(secret_query)
-        self._head: ResponseHead | None = None
-        self._session: StreamSession | None = None
+        self._records = ExchangeRecords(
+            reveal_secrets=reveal_secrets, secret_headers=secret_headers, secret_query=secret_query
+        )
         self.error_findings = 0
         """``finding`` records of error severity printed so far (``--strict``)."""
 
@@ -89,135 +57,16 @@ class Printer:
         """Print one event (the response record waits for the body), then the lint
         findings it brings."""
         for record in self.records(event):
-            text = (
-                json.dumps(record, ensure_ascii=False, allow_nan=False)
-                if self._fmt == "jsonl"
-                else pretty(record)
-            )
+            text = line(record) if self._fmt == "jsonl" else pretty(record)
             self._out.write(for_terminal(text, self._out) + "\n")
         self._out.flush()
 
     def records(self, event: ExchangeEvent) -> list[dict[str, Any]]:
-        """The records for ``event``: its own (:meth:`record`) and, on a stream, a ``lint``
-        record per lifecycle finding (after the item; before the ``end`` record)."""
-        record = self.record(event)
+        """The records for ``event`` (:meth:`ExchangeRecords.records`), counted for
+        ``--strict``."""
         if isinstance(event, ExchangeFinding) and event.finding.severity is Severity.ERROR:
             self.error_findings += 1
-        session = self._session
-        if session is None or not isinstance(event, StreamItem | ExchangeError | ExchangeEnd):
-            return [] if record is None else [record]
-        findings: list[Finding] = []
-        seq: int | None = None
-        if isinstance(event, StreamItem):
-            findings = session.feed(event)[1]
-            seq = event.seq
-        elif isinstance(event, ExchangeError):
-            session.note_error(event)
-        else:
-            findings = session.end(event.outcome)[1]
-        lint = [lint_record(finding, seq) for finding in findings]
-        if isinstance(event, ExchangeEnd):
-            return [*lint, *([] if record is None else [record])]
-        return [*([] if record is None else [record]), *lint]
-
-    def record(self, event: ExchangeEvent) -> dict[str, Any] | None:
-        """The JSON record for ``event``, or None when it is folded into a later one."""
-        match event:
-            case RequestSent():
-                if event.streaming:
-                    self._session = StreamSession(event.version)
-                    self._session.begin_connection()
-                shown = (
-                    event
-                    if self._reveal
-                    else event.masked(self._secret_headers, self._secret_query)
-                )
-                out = {
-                    "event": "request",
-                    "rpc_method": event.rpc_method,
-                    "method": event.method,
-                    "url": shown.url,
-                    "headers": headers_object(shown.headers),
-                    "body": body_value(event.body),
-                }
-                if event.descriptors:  # gRPC only: HTTP records keep their keys
-                    out["descriptors"] = event.descriptors
-                if event.tls_unverified:
-                    out["tls_verification"] = "off"
-                if event.proxy:
-                    out["proxy"] = event.proxy
-                return out
-            case ResponseHead():
-                self._head = event
-                if not (self._session is not None and event.event_stream):
-                    return None  # folded into the response record with the body
-                # A stream has no body: its status and headers come now, the items follow.
-                return {
-                    "event": "response",
-                    "status": event.status,
-                    "reason": event.reason,
-                    "headers": headers_object(event.headers),
-                    "body": None,
-                    "stream": True,
-                    "elapsed_ms": round(event.t * 1000, 1),
-                }
-            case ResponseBody():
-                head = self._head
-                return {
-                    "event": "response",
-                    "status": head.status if head else None,
-                    "reason": head.reason if head else "",
-                    "headers": headers_object(head.headers) if head else {},
-                    "body": body_value(event.body, event.json),
-                    "elapsed_ms": round(event.t * 1000, 1),
-                }
-            case StreamItem():
-                info = classify_item(event)  # the transport's classification, not a new one
-                item: dict[str, Any] = {
-                    "event": "item",
-                    "seq": event.seq,
-                    "kind": info.kind.value,
-                    "state": info.state.value if info.state is not None else None,
-                    "task_id": info.task_id,
-                    "context_id": info.context_id,
-                    "summary": info.summary,
-                    "data": body_value(event.raw, event.json)
-                    if event.json is not NOT_JSON or not event.json_error
-                    else None,
-                    "raw": event.raw.decode("utf-8", "replace"),
-                    "elapsed_ms": round(event.t * 1000, 1),
-                }
-                if info.final is not None:
-                    item["final"] = info.final
-                if event.sse_event:
-                    item["sse_event"] = event.sse_event
-                if event.json_error:
-                    item["json_error"] = event.json_error
-                if event.last_event_id:
-                    item["last_event_id"] = event.last_event_id
-                return item
-            case ExchangeError():
-                return {"event": "error", **event.as_record()}
-            case ExchangeFinding():
-                return finding_record(event)
-            case ExchangeEnd():
-                return {
-                    "event": "end",
-                    "outcome": event.outcome.value,
-                    "elapsed_ms": round(event.elapsed_ms, 1),
-                }
-        return None
-
-
-def lint_record(finding: Finding, seq: int | None) -> dict[str, Any]:
-    """A ``lint`` record: a lifecycle finding on item ``seq``, or on the stream's end (None)."""
-    return {"event": "lint", "rule": finding.rule, "message": finding.message, "seq": seq}
-
-
-def finding_record(event: ExchangeFinding) -> dict[str, Any]:
-    """A ``finding`` record: a deviation the client understood, on item ``seq`` (None: on
-    the body or the exchange as a whole)."""
-    return {"event": "finding", **event.finding.as_record(), "seq": event.seq}
+        return self._records.records(event)
 
 
 def pretty_finding(record: dict[str, Any]) -> str:

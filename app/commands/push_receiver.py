@@ -4,11 +4,12 @@ Usage::
 
     a2a-workbench push-receiver [--port N] [--host 127.0.0.1]
 
-Prints JSON lines on stdout: first ``{"type": "listening", "url", "token", "note"}`` (put
+Prints JSON lines on stdout: first ``{"event": "listening", "url", "token", "note"}`` (put
 ``url`` and ``token`` in a push config: ``CreateTaskPushNotificationConfig``,
-``tasks/pushNotificationConfig/set``), then one ``{"type": "delivery", ...}`` record per
+``tasks/pushNotificationConfig/set``), then one ``{"event": "delivery", ...}`` record per
 request received (:meth:`app.push.receiver.PushDelivery.as_record`: headers and any echo of
-a credential masked), and ``{"type": "end", "deliveries": N}`` when stopped.
+a credential masked), and ``{"event": "end", "deliveries": N}`` when stopped. Every record
+also carries its kind as ``"type"`` for one more release (:func:`app.protocol.records.record`).
 
 Listens on loopback; an agent on another machine cannot reach it. A non-loopback ``--host``
 is taken only as given and warned about on stderr.
@@ -21,13 +22,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
-import json
 import signal
 import sys
 from typing import Any
 
 from app.commands import cli
 from app.commands.cli import CliUsageError
+from app.protocol.records import line, record
 from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
 
 PROG = "a2a-workbench push-receiver"
@@ -75,8 +76,8 @@ def main(argv: list[str]) -> int:
     return asyncio.run(_serve(args.host, args.port))
 
 
-def _emit(record: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+def _emit(value: dict[str, Any]) -> None:
+    sys.stdout.write(line(value) + "\n")
     sys.stdout.flush()
 
 
@@ -98,12 +99,13 @@ async def _serve(host: str, port: int) -> int:
     receiver.add_listener(show)
     note = LOOPBACK_NOTE if is_loopback(host) else f"Listening on {host}: beyond loopback"
     # The token is printed once, here: the user copies it into the push config.
-    _emit({"type": "listening", "url": receiver.url, "token": receiver.new_token(), "note": note})
+    listening = {"url": receiver.url, "token": receiver.new_token(), "note": note}
+    _emit(record("listening", listening, with_type=True))
     try:
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
         await receiver.stop()
-    _emit({"type": "end", "deliveries": len(receiver.deliveries)})
+    _emit(record("end", {"deliveries": len(receiver.deliveries)}, with_type=True))
     return 0

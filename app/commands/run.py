@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -56,11 +55,12 @@ from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.paths import secrets_path
 from app.protocol import exchange
-from app.protocol.events import ExchangeEnd, Outcome, ResponseHead
+from app.protocol.events import ErrorKind, ExchangeEnd, Outcome, ResponseHead
 from app.protocol.net.auth import AuthConfig, apply_auth
 from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth import OAuthConfig, OAuthError, TokenCache
 from app.protocol.oauth.challenge import invalid_token
+from app.protocol.records import end_record, error_record, line
 from app.protocol.request import A2ARequest
 from app.spec import environments
 from app.spec.assertions import Observed
@@ -125,11 +125,7 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
-    text = (
-        json.dumps(record, ensure_ascii=False, allow_nan=False)
-        if fmt == "jsonl"
-        else pretty_check(record) or pretty(record)
-    )
+    text = line(record) if fmt == "jsonl" else pretty_check(record) or pretty(record)
     out.write(for_terminal(text, out) + "\n")
     out.flush()
 
@@ -171,10 +167,8 @@ async def run_operations(
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
             print(f"run: {op_id}: {exc}{usage_hint}", file=sys.stderr)
-            _write(out, fmt, {"event": "error", "kind": "usage", "message": str(exc),
-                              "operation": op_id})  # fmt: skip
-            _write(out, fmt, {"event": "end", "outcome": Outcome.USAGE_ERROR.value,
-                              "elapsed_ms": 0.0, "operation": op_id})  # fmt: skip
+            _write(out, fmt, {**error_record(ErrorKind.USAGE, str(exc)), "operation": op_id})
+            _write(out, fmt, {**end_record(Outcome.USAGE_ERROR, 0.0), "operation": op_id})
             worst = worst.worse(Outcome.USAGE_ERROR)
             continue
         printer = Printer(
@@ -195,10 +189,9 @@ async def run_operations(
             except OAuthError as exc:
                 print(f"oauth2: {exc}", file=sys.stderr)
                 message = f"OAuth 2 token not obtained: {exc}"
-                _write(out, fmt, {"event": "error", "kind": "transport", "message": message,
-                                  "operation": op_id})  # fmt: skip
-                _write(out, fmt, {"event": "end", "outcome": Outcome.TRANSPORT_ERROR.value,
-                                  "elapsed_ms": 0.0, "operation": op_id})  # fmt: skip
+                error = error_record(ErrorKind.TRANSPORT, message)
+                _write(out, fmt, {**error, "operation": op_id})
+                _write(out, fmt, {**end_record(Outcome.TRANSPORT_ERROR, 0.0), "operation": op_id})
                 worst = worst.worse(Outcome.TRANSPORT_ERROR)
                 continue
         if deadline is not None:
@@ -302,7 +295,7 @@ def main(argv: list[str]) -> int:
             raise CliUsageError(f"{args.spec}: no A2A operations (operations with x-a2a)")
         resolver = environment_resolver(doc, args.env, values)
     except UsageError as exc:  # CliUsageError, or a bad --var
-        return usage_exit(str(exc), [{"event": "error", "kind": "usage", "message": str(exc)}])
+        return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc))])
     findings: list[int] = []
     checks = RunChecks(reveal_secrets=args.reveal_secrets)
     try:

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from app.commands.cli import CliUsageError, parser, usage_exit
@@ -39,20 +39,19 @@ from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, wit
 from app.commands.printer import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
 from app.errors import UsageError
 from app.protocol import exchange
-from app.protocol.bindings import traits
-from app.protocol.events import ExchangeEnd, Outcome
-from app.protocol.methods.catalog import TemplateContext, find_method, methods_for
+from app.protocol.compose import RequestInputs, compose, compose_body
+from app.protocol.events import ErrorKind, ExchangeEnd, Outcome
+from app.protocol.methods.catalog import find_method, methods_for
 from app.protocol.methods.parts import Attachment, data_attachment, file_attachment, uri_attachment
 from app.protocol.net.auth import (
     ApiKeyLocation,
     AuthConfig,
-    apply_auth,
     secret_header_names,
     secret_query_names,
 )
-from app.protocol.request import A2ARequest, parse_body, render_body
+from app.protocol.records import end_record, error_record
+from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
-from app.protocol.wire.jsonrpc_envelope import new_request_id
 from app.spec.request_validation import check_request_body
 
 _URI = re.compile(r"(?:https?|file|data):", re.IGNORECASE)  # by reference, not read here
@@ -211,41 +210,36 @@ def parse_header(text: str) -> tuple[str, str]:
 
 
 def request_from_args(args: argparse.Namespace) -> A2ARequest:
-    """Build the request the arguments describe.
+    """Build the request the arguments describe (:mod:`app.protocol.compose`).
 
     Raises:
-        UsageError: unknown method for --text, unreadable or invalid --body, bad credentials.
+        UsageError: unknown method for --text, unreadable or invalid --body, a body that does
+            not fit the version and binding (unless --force), bad credentials.
     """
     version = ProtocolVersion(args.version)
     binding = Binding(args.binding)
-    spec = find_method(version, args.method)
     if args.body is not None:
         if args.file or args.data:
             raise CliUsageError("--file and --data fill the template; they do not go with --body")
         if args.task_id or args.context_id:
             raise CliUsageError("--task-id and --context-id fill --text templates, not --body")
-        params_text = _read_body(args.body)
-        parse_body(params_text)
-        if traits(binding).payload.envelope:
-            # Wrap the params text as given, so numbers and key order reach the peer unchanged.
-            head = json.dumps({"jsonrpc": "2.0", "id": new_request_id(), "method": args.method})
-            body = head[:-1] + ', "params": ' + params_text.strip() + "}"
-        else:
-            body = params_text
+        source = RequestInputs(args.method, params_json=_read_body(args.body))
     else:
-        if spec is None:
+        if find_method(version, args.method) is None:
             names = ", ".join(m.name for m in methods_for(version))
             raise CliUsageError(
                 f"unknown {version.value} method {args.method!r} (known: {names}); "
                 "use --body to send any method"
             )
-        ctx = TemplateContext(
+        source = RequestInputs(
+            args.method,
             text=args.text if args.text is not None else "hello",
-            attachments=_attachments(args.file, args.data),
+            parts=_attachments(args.file, args.data),
             task_id=args.task_id,
             context_id=args.context_id,
         )
-        body = render_body(spec, binding, ctx)
+    # In two steps: the shape check (app.spec) judges the body before the request is made.
+    body = compose_body(replace(source, version=version, binding=binding))
     if not args.force:
         problems = check_request_body(version, binding, args.method, body)
         if problems:
@@ -254,18 +248,20 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
                 f"the body does not fit a {version.value} {binding.value} request: {reasons} "
                 "(--force sends it anyway)"
             )
-    request = A2ARequest(
+    inputs = RequestInputs(
+        args.method,
         endpoint=args.url,
-        method=args.method,
-        body=body,
         version=version,
         binding=binding,
+        body=body,
         headers=tuple(parse_header(h) for h in args.header),
         timeout=args.timeout,
         deadline=args.deadline,
         network=network_from_args(args),
+        auth=parse_auth(args),
+        extensions=tuple(args.extension),
     )
-    return apply_auth(request, parse_auth(args), args.extension)
+    return compose(inputs)
 
 
 def _read_body(source: str) -> str:
@@ -322,10 +318,7 @@ def main(argv: list[str]) -> int:
     except UsageError as exc:  # CliUsageError, or the request cannot be built
         return usage_exit(
             str(exc),
-            [
-                {"event": "error", "kind": "usage", "message": str(exc)},
-                {"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0},
-            ],
+            [error_record(ErrorKind.USAGE, str(exc)), end_record(Outcome.USAGE_ERROR, 0.0)],
         )
     auth = masking_auth(args)
     printer = Printer(

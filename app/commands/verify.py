@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -47,6 +46,7 @@ from app.protocol.card.jws_verify import (
     verify_card,
 )
 from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
+from app.protocol.records import line
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
 PROG = "a2a-workbench verify"
@@ -173,12 +173,12 @@ def _end_record(verification: CardVerification, source: str, code: int) -> dict[
 def _write_jsonl(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
-    def line(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+    def write(record: dict[str, Any]) -> None:
+        out.write(line(record) + "\n")
 
     if payloads:
         for p in verification.payloads:
-            line(
+            write(
                 {
                     "event": "payload",
                     "profile": p.profile.value,
@@ -187,8 +187,8 @@ def _write_jsonl(
                 }
             )
     for result in verification.signatures:
-        line(_signature_record(result))
-    line(_end_record(verification, source, code))
+        write(_signature_record(result))
+    write(_end_record(verification, source, code))
 
 
 def _write_pretty(
@@ -264,6 +264,6 @@ def _write_duplicates(out: TextIO, fmt: str, duplicates: tuple[str, ...]) -> Non
     (:func:`app.protocol.card.read.examine`): a signature may cover either value."""
     for key in duplicates:
         record = {"event": "duplicate_key", "path": key, "message": DUPLICATE_KEY_MESSAGE}
-        line = json.dumps(record, ensure_ascii=False, allow_nan=False) if fmt == "jsonl" else (
+        text = line(record) if fmt == "jsonl" else (
             f"duplicate member: {key}: {DUPLICATE_KEY_MESSAGE}")  # fmt: skip
-        out.write(for_terminal(line, out) + "\n")
+        out.write(for_terminal(text, out) + "\n")

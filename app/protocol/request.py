@@ -9,14 +9,14 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from app.protocol.bindings import traits
 from app.protocol.events import Headers
-from app.protocol.methods.catalog import MethodSpec, TemplateContext, find_method
+from app.protocol.methods.catalog import MethodRole, MethodSpec, TemplateContext, find_method
 from app.protocol.net.network import NetworkOptions
 from app.protocol.types import Binding, ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
@@ -51,7 +51,7 @@ class A2ARequest:
             (an API key's name); carried onto :class:`RequestSent` so its masked view
             hides them too.
         secret_values: credential values registered for redaction by value
-            (:func:`app.protocol.secrets.with_secrets`): every text the exchange emits
+            (:func:`with_secrets`): every text the exchange emits
             has them masked.
         network: TLS (CA bundle, client certificate, verification off) and proxy settings.
         malformed: JSON-RPC only: send ``body`` even when it is not JSON (checking how an
@@ -124,13 +124,23 @@ def render_body(
     binding: Binding,
     ctx: TemplateContext,
     request_id: str | int | None = None,
+    *,
+    configuration: Mapping[str, Any] | None = None,
 ) -> str:
     """The method's template as editor text (2-space JSON).
 
     JSON-RPC gets the full envelope with the template as ``params``; REST and gRPC get the
-    request object itself.
+    request object itself. ``configuration`` is set on a send method's request object
+    (1.0 ``SendMessageConfiguration``, 0.3 ``MessageSendConfiguration``).
+
+    Raises:
+        UsageError: ``configuration`` for a method that sends no message.
     """
     obj = spec.template(binding, ctx)
+    if configuration is not None:
+        if spec.role not in (MethodRole.SEND, MethodRole.STREAM):
+            raise UsageError(f"{spec.name} sends no message: it takes no configuration")
+        obj["configuration"] = dict(configuration)
     if traits(binding).payload.envelope:
         obj = envelope(spec.name, obj, request_id)
     return json.dumps(obj, indent=2, ensure_ascii=False)

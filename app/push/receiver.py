@@ -39,6 +39,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from app.protocol.events import NOT_JSON, Headers
+from app.protocol.records import record
 from app.protocol.secrets import mask_headers, redact_bytes, redact_json
 from app.protocol.stream.stream_items import ItemKind, classify_json
 
@@ -158,8 +159,7 @@ class PushDelivery:
         ``body`` is the parsed JSON when the body is JSON, else the text received.
         """
         raw, parsed = self.masked_body()
-        return {
-            "type": "delivery",
+        fields = {
             "seq": self.seq,
             "receivedAt": self.received_at,
             "method": self.method,
@@ -171,6 +171,7 @@ class PushDelivery:
             "task_id": self.task_id,
             **({"tooLarge": True} if self.too_large else {}),
         }
+        return record("delivery", fields, with_type=True)
 
     def summary(self) -> str:
         """One line: what arrived, for whom, and the token check."""

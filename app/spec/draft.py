@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.protocol.net.auth import AuthConfig, AuthKind, apply_auth
+from app.protocol.compose import RequestInputs, compose
+from app.protocol.net.auth import AuthConfig, AuthKind
 from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
@@ -184,7 +185,7 @@ class RequestDraft:
 
     def build_request(self, form: Form) -> A2ARequest:
         """The request ``form`` describes, credential and extension headers folded in
-        (:func:`app.protocol.net.auth.apply_auth`); ``{{variables}}`` resolved when used.
+        (:func:`app.protocol.compose.compose`); ``{{variables}}`` resolved when used.
 
         Raises:
             UsageError: the credential cannot be encoded (API key without a name, …).
@@ -195,17 +196,20 @@ class RequestDraft:
                 request = to_a2a_request(saved, self.variables).request
                 tls = replace(request.network.tls, key_password=form.tls.key_password)
                 return replace(request, network=replace(request.network, tls=tls))
-        request = A2ARequest(
-            endpoint=form.endpoint.strip(),
-            method=form.method,
-            body=form.body,
-            version=form.version,
-            binding=form.binding,
-            headers=form.headers,
-            tenant=form.tenant.strip(),
-            network=NetworkOptions(form.tls),
+        return compose(
+            RequestInputs(
+                form.method,
+                endpoint=form.endpoint.strip(),
+                version=form.version,
+                binding=form.binding,
+                body=form.body,  # the draft, sent as typed
+                headers=form.headers,
+                tenant=form.tenant.strip(),
+                network=NetworkOptions(form.tls),
+                auth=form.auth,
+                extensions=tuple(form.extensions),
+            )
         )
-        return apply_auth(request, form.auth, form.extensions)
 
 
 def uses_variables(saved: SavedRequest) -> bool:

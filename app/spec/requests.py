@@ -1,4 +1,5 @@
-"""From a saved request to something sendable: variables resolved, auth folded in.
+"""From a saved request to something sendable: variables resolved, scopes checked, then
+composed (:mod:`app.protocol.compose`) with the auth folded in.
 
 Also the reverse direction for the auth settings: :func:`auth_to_saved` turns the protocol
 layer's :class:`~app.protocol.net.auth.AuthConfig` into the file's :class:`SavedAuth`.
@@ -9,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.protocol.compose import RequestInputs, compose
 from app.protocol.net.auth import (
     ApiKeyLocation,
     AuthConfig,
     AuthKind,
-    apply_auth,
     secret_header_names,
     secret_query_names,
 )
@@ -125,22 +126,30 @@ def to_a2a_request(
         checker.same_target(endpoint)
     else:
         endpoint = sub(saved.endpoint, where_endpoint)
-    request = A2ARequest(
-        endpoint=endpoint,
-        method=saved.method,
-        body=sub(saved.body, f"{op}: x-a2a.example"),
-        version=saved.version,
-        binding=saved.binding,
-        headers=tuple((n, sub(v, f"{op}: x-a2a.headers.{n}")) for n, v in saved.headers),
-        query=tuple((n, sub(v, f"{op}: x-a2a.query.{n}")) for n, v in saved.query),
-        tenant=sub(saved.tenant, f"{op}: x-a2a.tenant"),
-        timeout=saved.timeout or DEFAULT_TIMEOUT_S,
-        network=resolve_network(saved.network, sub, op),
-    )
+    body = sub(saved.body, f"{op}: x-a2a.example")
+    headers = tuple((n, sub(v, f"{op}: x-a2a.headers.{n}")) for n, v in saved.headers)
+    query = tuple((n, sub(v, f"{op}: x-a2a.query.{n}")) for n, v in saved.query)
+    tenant = sub(saved.tenant, f"{op}: x-a2a.tenant")
+    network = resolve_network(saved.network, sub, op)
     oauth = saved_to_oauth(saved.auth, resolver)
     # OAuth: the token is fetched by the sender; only Authorization is masked here.
     auth = AuthConfig.bearer("") if oauth else saved_to_auth(saved.auth, resolver)
-    sendable = apply_auth(request, AuthConfig.none() if oauth else auth, saved.extensions)
+    sendable = compose(
+        RequestInputs(
+            saved.method,
+            endpoint=endpoint,
+            version=saved.version,
+            binding=saved.binding,
+            body=body,  # the saved example, sent as saved
+            headers=headers,
+            query=query,
+            tenant=tenant,
+            timeout=saved.timeout or DEFAULT_TIMEOUT_S,
+            network=network,
+            auth=AuthConfig.none() if oauth else auth,
+            extensions=tuple(saved.extensions),
+        )
+    )
     if resolver is not None:
         sendable = with_secrets(sendable, _secret_variable_values(saved, resolver))
 

@@ -39,7 +39,8 @@ def test_a_failed_check_exits_1_with_finding_records_and_a_junit_report(
     assert records[0]["agent"] == "faulty peer: wrong-codes"
     findings = [r for r in records if r["type"] == "finding"]
     assert set(findings[0]) == {
-        "type", "status", "id", "area", "title", "section", "detail", "interface", "exchanges",
+        "event", "type", "status", "id", "area", "title", "section", "detail", "interface",
+        "exchanges",
     }  # fmt: skip
     failed = [(f["id"], f["interface"].split()[0]) for f in findings if f["status"] == "fail"]
     assert ("errors.task-not-found", "JSONRPC") in failed

@@ -40,7 +40,8 @@ def test_prints_listening_then_deliveries_then_exits_0(sig: signal.Signals) -> N
     proc = _start()
     try:
         listening = _record(proc.stdout)
-        assert listening["type"] == "listening" and listening["url"].startswith("http://127.0.0.1:")
+        assert listening["event"] == listening["type"] == "listening"
+        assert listening["url"].startswith("http://127.0.0.1:")
         assert "cannot reach 127.0.0.1" in listening["note"] and len(listening["token"]) >= 20
         token = listening["token"]
         body = {"task": {"id": "t-9", "status": {"state": "TASK_STATE_COMPLETED"}}}
@@ -53,11 +54,12 @@ def test_prints_listening_then_deliveries_then_exits_0(sig: signal.Signals) -> N
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err
-    assert delivery["type"] == "delivery" and delivery["seq"] == 1
+    assert delivery["event"] == delivery["type"] == "delivery" and delivery["seq"] == 1
     assert (delivery["token_ok"], delivery["scheme"], delivery["task_id"]) == (True, "Basic", "t-9")
     assert delivery["body"] == body and delivery["method"] == "POST" and delivery["path"] == "/push"
     assert token not in json.dumps(delivery) and "dXNlcjpwYXNz" not in json.dumps(delivery)
-    assert json.loads(out.splitlines()[-1]) == {"type": "end", "deliveries": 1}
+    # `type` is kept beside `event` for one release (CHANGELOG.md).
+    assert json.loads(out.splitlines()[-1]) == {"event": "end", "type": "end", "deliveries": 1}
     assert err == ""
 
 

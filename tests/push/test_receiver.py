@@ -55,7 +55,7 @@ async def test_records_a_delivery_and_checks_its_token() -> None:
         text = json.dumps(record)
         assert token not in text and "abcdef" not in text
         assert ["authorization", "Bearer ****"] in record["headers"]
-        assert record["type"] == "delivery" and record["token_ok"] is True
+        assert record["event"] == record["type"] == "delivery" and record["token_ok"] is True
         assert token not in repr(first)
         assert third.as_record()["body"].endswith("not json")
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.card.view import CardView, InterfaceView
+from app.protocol.compose import RequestInputs, compose_body, with_template
 from app.protocol.events import (
     ErrorKind,
     EventBatch,
@@ -34,7 +35,7 @@ from app.protocol.methods.catalog import (
 from app.protocol.net.auth import AuthKind
 from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.oauth.challenge import invalid_token
-from app.protocol.request import A2ARequest, render_body, with_secrets
+from app.protocol.request import A2ARequest, with_secrets
 from app.protocol.stream.followups import follow_up_method, is_streaming, task_request
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
@@ -343,8 +344,9 @@ class RequestTab(RequestForm):
             self.preview.set_text("")
             self.replace_button.setEnabled(False)
             return
-        ctx = self._template_context(spec)
-        self.preview.set_text(render_body(spec, self.binding, ctx))
+        # The composer's template, as `send --text` and a check render it.
+        inputs = RequestInputs(self.method, version=self.version, binding=self.binding)
+        self.preview.set_text(compose_body(with_template(inputs, self._template_context(spec))))
         self.replace_button.setEnabled(True)
 
     def replace_body(self) -> None:
