@@ -93,6 +93,8 @@ NOTES = 1 << 15
 """The frame's JSON error or SSE event name is stored (``_notes``)."""
 _CONN_SHIFT = 16
 _CONN_MAX = 0xFFFF
+_NO_SEQ = 0xFFFFFFFF
+_BIG_SEQ = 0xFFFFFFFE
 
 Findings = tuple[tuple[str, str], ...]
 
@@ -114,13 +116,15 @@ class RowStore:
             self._close_sources()
             self._t = array("d")
             self._packed = array("I")
-            self._task = array("I")
-            self._seq = array("q")  # -1: no item sequence number
-            self._refs = array("q")  # rows before the window: spill offset, or -1
+            self._task = array("H")  # widened to "I" past 65 535 task ids
+            self._seq = array("I")  # _NO_SEQ: none; _BIG_SEQ: in _big_seqs
+            self._spill_rows = array("q")  # the rows spilled, ascending
+            self._spill_offsets = array("q")  # and where in the spill file
             self._recent: list[bytes] = []  # frames of rows [base, len)
             self._base = 0
             self._segments = [(0, None)]
             self._firsts = [0]
+        self._big_seqs: dict[int, int] = {}
         self._task_ids: list[str] = [""]
         self._task_code: dict[str, int] = {"": 0}
         self._summaries: dict[int, str] = {}
@@ -204,7 +208,7 @@ class RowStore:
         self._t.append(t_ms)
         self._packed.append(packed | min(connection, _CONN_MAX) << _CONN_SHIFT)
         self._task.append(code)
-        self._seq.append(seq)
+        self._seq.append(seq if 0 <= seq < _BIG_SEQ else self._big_seq(n, seq))
         self._recent.append(raw)
         return n
 
@@ -236,7 +240,7 @@ class RowStore:
         self._t.append(row.t_ms)
         self._packed.append(0)
         self._task.append(0)
-        self._seq.append(-1 if row.item_seq is None else row.item_seq)
+        self._seq.append(_NO_SEQ)
         self._recent.append(b"")
         self.update(n, row)
         return n
@@ -262,7 +266,12 @@ class RowStore:
         self._t[n] = row.t_ms
         code = self._task_code.get(row.task_id)
         self._task[n] = self._intern(row.task_id) if code is None else code
-        self._seq[n] = -1 if row.item_seq is None else row.item_seq
+        seq = row.item_seq
+        self._big_seqs.pop(n, None)
+        if seq is None:
+            self._seq[n] = _NO_SEQ
+        else:
+            self._seq[n] = seq if 0 <= seq < _BIG_SEQ else self._big_seq(n, seq)
         self.set_findings(n, row.findings)
         if not packed & FRAME:
             if row.raw:
@@ -278,10 +287,23 @@ class RowStore:
 
     def _intern(self, task_id: str) -> int:
         code = len(self._task_ids)
+        if code > 0xFFFF and self._task.typecode == "H":
+            self._task = array("I", self._task)
         self._task_ids.append(task_id)
         self._task_code[task_id] = code
         self.task_count = len(self._task_ids)
         return code
+
+    def _big_seq(self, n: int, seq: int) -> int:
+        self._big_seqs[n] = seq
+        return _BIG_SEQ
+
+    def seq(self, n: int) -> int | None:
+        """Row ``n``'s item sequence number (None: not a stream item)."""
+        seq = self._seq[n]
+        if seq >= _BIG_SEQ:
+            return None if seq == _NO_SEQ else self._big_seqs.get(n)
+        return seq
 
     # --- the window -----------------------------------------------------------------
 
@@ -292,14 +314,13 @@ class RowStore:
         if len(self._recent) < 2 * window:
             return 0
         start, end = self._base, self._base + window
-        packed, seqs, recent = self._packed, self._seq, self._recent
-        refs = array("q", [-1]) * window
+        packed, recent, seq = self._packed, self._recent, self.seq
         spill_rows: list[int] = []
         offsets: list[int] = []
         for first, last, backing in self._segments_between(start, end):
             stored = _refresh(backing)
             for n in range(first, last):
-                if packed[n] & FRAME and not (0 <= seqs[n] <= stored):
+                if packed[n] & FRAME and not 0 <= (seq(n) or 0) <= stored:
                     spill_rows.append(n)
         if spill_rows:
             if self._spill is None:
@@ -307,10 +328,10 @@ class RowStore:
             offsets = self._spill.append([recent[n - start] for n in spill_rows])
             self.spilled += len(offsets)
         with self._lock:
-            for n, offset in zip(spill_rows, offsets, strict=True):
-                refs[n - start] = offset
+            for n in spill_rows:
                 packed[n] |= SPILLED
-            self._refs += refs
+            self._spill_rows.extend(spill_rows)
+            self._spill_offsets.extend(offsets)
             del recent[:window]
             self._base = end
         for n in [n for n in self._kept if n < end and packed[n] & FRAME]:
@@ -390,7 +411,6 @@ class RowStore:
             data = PARSE_RAW
         else:
             data = NOT_JSON
-        seq = self._seq[n]
         row = TimelineRow(
             self._t[n],
             KINDS[packed & _KIND_BITS],
@@ -401,7 +421,7 @@ class RowStore:
             data,
             [Finding(rule, message) for rule, message in self._findings.get(n, ())],
             packed >> _CONN_SHIFT,
-            None if seq < 0 else seq,
+            self.seq(n),
             bool(packed & MARKER),
         )
         row.index = n
@@ -453,8 +473,8 @@ class RowStore:
         task = self._task_ids[self._task[n]]
         if col == COL_TASK and task:
             lines.append(task)
-        seq = self._seq[n]
-        if seq >= 0 and col == COL_SEQ:
+        seq = self.seq(n)
+        if seq is not None and col == COL_SEQ:
             lines.append(f"connection {packed >> _CONN_SHIFT}, event {seq}")
         return "\n".join(lines) or None
 
@@ -480,19 +500,22 @@ class RowStore:
         stored is absent. ``readers``: this thread's (:meth:`readers`), None on the GUI
         thread."""
         found: dict[int, bytes] = {}
-        packed, seqs = self._packed, self._seq
+        packed, seq = self._packed, self.seq
         with self._lock:
             base = self._base
             for n in range(max(start, base), end):
                 if packed[n] & FRAME:
                     found[n] = self._recent[n - base]
             end = min(end, base)
-            refs = self._refs[start:end] if start < end else array("q")
-            parts = self._segments_between(start, end) if start < end else []
+            if start >= end:
+                return found
+            parts = self._segments_between(start, end)
             spill = self._spill
-        if start >= end:
-            return found
-        spilled = {int(refs[n - start]): n for n in range(start, end) if packed[n] & SPILLED}
+            first = bisect.bisect_left(self._spill_rows, start)
+            last = bisect.bisect_left(self._spill_rows, end, first)
+            spilled = dict(
+                zip(self._spill_offsets[first:last], self._spill_rows[first:last], strict=True)
+            )
         if spilled and spill is not None:
             for offset, frame in spill.read(spilled).items():
                 found[spilled[offset]] = frame
@@ -503,15 +526,15 @@ class RowStore:
             if reader is None:
                 continue
             wanted = {
-                seqs[n]: n for n in range(first, last) if packed[n] & (FRAME | SPILLED) == FRAME
+                seq(n) or 0: n for n in range(first, last) if packed[n] & (FRAME | SPILLED) == FRAME
             }
             try:
                 frames = reader.frames(list(wanted))
             except Exception:  # a store gone bad must not take the view with it
                 log.exception("timeline frames not read back")
                 continue
-            for seq, frame in frames.items():
-                found[wanted[seq]] = frame
+            for number, frame in frames.items():
+                found[wanted[number]] = frame
         return found
 
 
