@@ -119,6 +119,20 @@ def test_two_hundred_thousand_events_in_bounded_python_memory(qapp: Any) -> None
     panel.model.clear()
 
 
+def test_a_fast_batch_leaves_no_more_than_the_window(qapp: Any) -> None:
+    # A flush brings whatever arrived in 100 ms: more than the window, at 60 000 events/s.
+    panel = TimelinePanel()
+    panel.model.store.window = 100
+    panel.begin_connection("SendStreamingMessage")
+    for n in range(1, 1001):
+        panel.add_item(item(n))
+    panel.model.flush()
+    store = panel.model.store
+    assert store.window_start == 900 and store.spilled == 900
+    assert panel.model.row_at(0).raw == frame(1) and panel.model.row_at(999).raw == frame(1000)
+    panel.model.clear()
+
+
 def test_row_one_is_read_back_from_history(
     backed: TimelinePanel, qtmodeltester: Any, recorded: tuple[HistoryStore, Recorder]
 ) -> None:

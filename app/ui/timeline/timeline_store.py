@@ -40,7 +40,7 @@ from app.ui.timeline.timeline_spill import SpillFile
 log = logging.getLogger(__name__)
 
 WINDOW_ROWS = 5000
-"""Rows whose frames stay in memory; frames older than twice this go, this many at a time."""
+"""Rows whose frames stay in memory (up to twice as many between two evictions)."""
 PAGE_ROWS = 256
 """Frames read back together (a screenful is a page or two)."""
 CACHED_PAGES = 8
@@ -308,12 +308,13 @@ class RowStore:
     # --- the window -----------------------------------------------------------------
 
     def evict(self) -> int:
-        """Let the oldest frames of the window go, if it is full; returns how many rows
-        left it. Frames the history holds are dropped, the others spilled."""
-        window = self.window
-        if len(self._recent) < 2 * window:
+        """Once the window holds twice its size, let all but its last :attr:`window` rows'
+        frames go (however many a fast stream brought since); returns how many rows left
+        it. Frames the history holds are dropped, the others spilled."""
+        if len(self._recent) < 2 * self.window:
             return 0
-        start, end = self._base, self._base + window
+        gone = len(self._recent) - self.window
+        start, end = self._base, self._base + gone
         packed, recent, seq = self._packed, self._recent, self.seq
         spill_rows: list[int] = []
         offsets: list[int] = []
@@ -332,11 +333,11 @@ class RowStore:
                 packed[n] |= SPILLED
             self._spill_rows.extend(spill_rows)
             self._spill_offsets.extend(offsets)
-            del recent[:window]
+            del recent[:gone]
             self._base = end
         for n in [n for n in self._kept if n < end and packed[n] & FRAME]:
             del self._kept[n]  # big parsed JSON: parsed again from the frame when asked
-        return window
+        return gone
 
     def _segments_between(self, start: int, end: int) -> list[tuple[int, int, FrameBacking | None]]:
         """``(first, last, backing)`` for each connection's part of rows [start, end)."""
