@@ -133,6 +133,38 @@ def test_a_fast_batch_leaves_no_more_than_the_window(qapp: Any) -> None:
     panel.model.clear()
 
 
+def test_frames_wait_for_a_history_writer_that_is_behind(
+    qapp: Any, recorded: tuple[HistoryStore, Recorder]
+) -> None:
+    store, recorder = recorded
+    panel = TimelinePanel()
+    rows = panel.model.store
+    rows.window = 100
+    panel.begin_connection("SendStreamingMessage")
+    panel.model.back_with(ItemReader(store.path, lambda: recorder.id))
+    items = [item(n) for n in range(1, 301)]
+    for one in items:
+        panel.add_item(one)
+    recorder.feed_all(items[:150])
+    assert recorder.close(10)
+    panel.model.flush()  # the entry holds 150 of the 200 rows leaving the window: 150 go
+    assert rows.window_start == 150 and rows.spilled == 0
+    recorder.feed_all(items[150:])
+    assert recorder.close(10)
+    for n in range(301, 401):
+        panel.add_item(item(n))
+    panel.model.flush()
+    assert rows.window_start == 300 and rows.spilled == 0 and rows.spill_path is None
+    assert panel.model.row_at(149).raw == frame(150)
+    # A writer that stays behind: past eight windows the frames are spilled after all.
+    for n in range(401, 1301):
+        panel.add_item(item(n))
+    panel.model.flush()
+    assert rows.window_start == 1200 and rows.spilled == 900
+    assert panel.model.row_at(1000).raw == frame(1001)
+    panel.model.clear()
+
+
 def test_row_one_is_read_back_from_history(
     backed: TimelinePanel, qtmodeltester: Any, recorded: tuple[HistoryStore, Recorder]
 ) -> None:

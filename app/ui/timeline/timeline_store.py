@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 WINDOW_ROWS = 5000
 """Rows whose frames stay in memory (up to twice as many between two evictions)."""
+BEHIND_WINDOWS = 8
+"""How far (in windows) the history writer may fall behind before frames spill instead."""
 PAGE_ROWS = 256
 """Frames read back together (a screenful is a page or two)."""
 CACHED_PAGES = 8
@@ -310,11 +312,13 @@ class RowStore:
     def evict(self) -> int:
         """Once the window holds twice its size, let all but its last :attr:`window` rows'
         frames go (however many a fast stream brought since); returns how many rows left
-        it. Frames the history holds are dropped, the others spilled."""
+        it. Frames the history holds are dropped; frames it does not hold yet (its writer
+        is behind) stay until it does, unless the window is :data:`BEHIND_WINDOWS` times its
+        size; frames nobody stores are spilled."""
         if len(self._recent) < 2 * self.window:
             return 0
-        gone = len(self._recent) - self.window
-        start, end = self._base, self._base + gone
+        start, end = self._base, self._base + len(self._recent) - self.window
+        patient = len(self._recent) < BEHIND_WINDOWS * self.window
         packed, recent, seq = self._packed, self._recent, self.seq
         spill_rows: list[int] = []
         offsets: list[int] = []
@@ -322,7 +326,15 @@ class RowStore:
             stored = _refresh(backing)
             for n in range(first, last):
                 if packed[n] & FRAME and not 0 <= (seq(n) or 0) <= stored:
+                    if backing is not None and patient:
+                        end = n  # to be stored soon: the next flush looks again
+                        break
                     spill_rows.append(n)
+            if end < last:
+                break
+        gone = end - start
+        if not gone:
+            return 0
         if spill_rows:
             if self._spill is None:
                 self._spill = SpillFile(self.spill_dir)
