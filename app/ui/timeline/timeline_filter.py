@@ -135,6 +135,7 @@ class TimelineFilterProxy(QAbstractProxyModel):
         self._model = model
         self.endResetModel()
         model.rowsInserted.connect(self._catch_up)
+        model.modelAboutToBeReset.connect(self._scan.cancel)  # before the rows go
         model.modelReset.connect(self._on_source_reset)
         model.dataChanged.connect(self._on_source_changed)
 

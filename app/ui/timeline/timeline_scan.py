@@ -11,12 +11,15 @@ the one running; its late results are dropped.
 from __future__ import annotations
 
 import collections
+import logging
 import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.ui.timeline.timeline_store import RowStore
 from app.ui.timeline.timeline_terms import Term, match_rows
+
+log = logging.getLogger(__name__)
 
 STEP_ROWS = 4096
 """Rows matched between two hand-overs to the GUI thread."""
@@ -70,6 +73,11 @@ class RowScan(QObject):
                     if stop.is_set():
                         return
                     results.append((serial, hits, part.stop, part.stop == rows.stop))
+            except Exception:
+                # The rows may be cleared under a scan being cancelled (a new stream): then
+                # nothing is wrong. Otherwise the filter stays unfinished, and the log says why.
+                if not stop.is_set():
+                    log.exception("timeline filter scan failed")
             finally:
                 for reader in readers.values():
                     reader.close()

@@ -139,8 +139,6 @@ class RowStore:
         self._summary_cache: dict[int, str] = {}
         self.spilled = 0
         """Frames written to the spill file so far."""
-        self.task_count = 1
-        """Distinct task ids seen (the empty one counts)."""
 
     def close(self) -> None:
         """Delete the spill file and close the backings (the timeline goes away)."""
@@ -293,7 +291,6 @@ class RowStore:
             self._task = array("I", self._task)
         self._task_ids.append(task_id)
         self._task_code[task_id] = code
-        self.task_count = len(self._task_ids)
         return code
 
     def _big_seq(self, n: int, seq: int) -> int:
@@ -490,10 +487,6 @@ class RowStore:
         if seq is not None and col == COL_SEQ:
             lines.append(f"connection {packed >> _CONN_SHIFT}, event {seq}")
         return "\n".join(lines) or None
-
-    def texts(self, n: int, summary: str) -> tuple[str, ...]:
-        """Every column's text of row ``n`` (any thread: the summary is given)."""
-        return tuple(self.display(n, col, summary) for col in range(len(COLUMNS)))
 
     # --- reading (any thread) -----------------------------------------------------------
 
