@@ -2,10 +2,10 @@
 
 A stream left open for a day brings millions of events; a row must not cost a tuple, a
 summary string and its frame for as long as the tab is open (720 bytes an event before
-this). A row is four numbers in preallocated arrays — time, a packed word (kind, state,
-flags, connection), the task as an index into the ids seen, the item's sequence number —
-and the view's texts are made when a row is painted (summaries from the frame,
-:func:`~app.ui.timeline.timeline_row.frame_summary`).
+this). A row is four numbers in typed arrays (18 bytes, and no object made to append
+one) — time, a packed word (kind, state, flags, connection), the task as an index into the
+ids seen, the item's sequence number — and the view's texts are made when a row is painted
+(summaries from the frame, :func:`~app.ui.timeline.timeline_row.frame_summary`).
 
 The raw frames of the last :data:`WINDOW_ROWS` or so rows stay in memory. Older frames are
 let go once the exchange's history entry holds them (a :class:`FrameBacking`, read back by
@@ -16,9 +16,9 @@ few facts that cannot be derived (lint findings, an error judged on an item, big
 JSON) are kept in dicts by row.
 
 Thread use: the GUI thread appends and evicts; a worker thread may read any row through
-:meth:`RowStore.frames_in` and :meth:`RowStore.texts` with readers of its own
-(:meth:`RowStore.readers`). Rows before the window never change; the window is read under
-a lock.
+:meth:`RowStore.frames_in`, :meth:`RowStore.summary_of` and :meth:`RowStore.display` with
+readers of its own (:meth:`RowStore.readers`). Frames before the window never change; the
+window is read under a lock.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ CACHED_SUMMARIES = 2048
 COLUMNS = ("#", "+ms", "Kind", "Task", "State", "Summary")
 COL_SEQ, COL_TIME, COL_KIND, COL_TASK, COL_STATE, COL_SUMMARY = range(len(COLUMNS))
 
-UNREADABLE = "(frame no longer stored: the history entry was deleted)"
+UNREADABLE = "(frame no longer stored: its history entry was deleted)"
 
 
 class FrameBacking(Protocol):
@@ -246,7 +246,8 @@ class RowStore:
         return n
 
     def update(self, n: int, row: TimelineRow) -> None:
-        """Store ``row`` (a changed copy of row ``n``, or a new row) as row ``n``."""
+        """Store ``row`` (a changed copy of row ``n``, or a new row) as row ``n``. A stream
+        item's frame stays as received (its ``raw`` is not taken from the copy)."""
         old = self._packed[n]
         packed = old & (FRAME | SPILLED | NOTES)
         packed |= _KIND_CODE[row.kind] | _STATE_CODE[row.state] << _STATE_SHIFT
