@@ -25,10 +25,12 @@ from app.protocol.events import StreamItem
 from app.protocol.request import A2ARequest
 from app.protocol.stream.stream_items import ItemInfo, ItemKind, TaskState, classify_frame
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.item_json import json_of_raw
 from app.protocol.wire.jsonparse import parse_event_data
 from app.ui.shell.main_window import MainWindow
 from app.ui.timeline.timeline_model import COL_SUMMARY
 from app.ui.timeline.timeline_panel import TimelinePanel
+from app.ui.timeline.timeline_row import frame_json
 from tests.ui.test_timeline import click, new_tab, panel_of
 
 pytestmark = pytest.mark.gui
@@ -89,6 +91,27 @@ def backed(qtbot: Any, recorded: tuple[HistoryStore, Recorder]) -> TimelinePanel
     panel.model.back_with(ItemReader(store.path, lambda: recorder.id))
     feed(panel, 6000, recorder)
     return panel
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        frame(7),
+        b'data:{"a":1}\n\n',
+        b'data: {"a":\r\ndata: 1}\r\n\r\n',
+        b"data: {oops\n\n",
+        b'{"statusUpdate": {}}',
+        b"data: \n\n",
+        b'data:  {"x": "\xc3\xa9"}\r\n\r\n',
+        b'event: error\ndata: {"e":1}\n\n',
+        b'data: {"a":1}\r\r',
+        b": ping\r\n\r\n",
+        b"data: 123456789012345678901234567890\n\n",
+        b"data: NaN\n\n",
+    ],
+)
+def test_a_summary_parses_its_frame_as_the_stream_did(raw: bytes) -> None:
+    assert repr(frame_json(raw)) == repr(json_of_raw(raw))
 
 
 def test_two_hundred_thousand_events_in_bounded_python_memory(qapp: Any) -> None:

@@ -14,6 +14,7 @@ from app.protocol.events import NOT_JSON
 from app.protocol.findings import Finding
 from app.protocol.stream.stream_items import ItemKind, TaskState, classify_frame
 from app.protocol.wire.item_json import json_of_raw
+from app.protocol.wire.jsonparse import parse_event_data
 
 
 class _ParseRaw:
@@ -124,5 +125,19 @@ def short_id(value: str) -> str:
 def frame_summary(raw: bytes, parsed: bool, json_error: str = "", sse_event: str = "") -> str:
     """The summary a stream item's frame gives, classified as the transport classified it
     (``app/protocol/stream/stream_items.py``): what a row shows without keeping a string."""
-    value = json_of_raw(raw) if parsed else NOT_JSON
+    value = frame_json(raw) if parsed else NOT_JSON
     return classify_frame(value, json_error, sse_event, raw).summary
+
+
+def frame_json(raw: bytes) -> Any:
+    """:func:`~app.protocol.wire.item_json.json_of_raw`, with the usual SSE frame (one
+    ``data:`` line and its blank line) parsed without an SSE decoder: a filter derives a
+    million summaries, and making the decoder took twice as long as parsing the JSON."""
+    for end in (b"\r\n\r\n", b"\n\n"):
+        if raw.endswith(end) and raw.startswith(b"data:"):
+            line = raw[: -len(end)]
+            if b"\n" in line or b"\r" in line:
+                break  # more than one line: the decoder's business
+            data = line[6:] if line[5:6] == b" " else line[5:]
+            return parse_event_data(data.decode("utf-8", "replace"))[0]
+    return json_of_raw(raw)
