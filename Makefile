@@ -89,7 +89,7 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py
 	QT_QPA_PLATFORM=offscreen $(PY) bench/large_body.py --scale
 	QT_QPA_PLATFORM=offscreen $(PY) bench/editor.py --runs 3
-	QT_QPA_PLATFORM=offscreen $(PY) bench/stream.py --runs 3 --scale
+	QT_QPA_PLATFORM=offscreen $(PY) bench/stream.py --runs 5 --scale --soak
 	$(PY) bench/spec.py
 
 clean:

@@ -1,12 +1,17 @@
-"""Stream benchmark: 20 000 small events, raw consumption vs the app's pipeline into the timeline.
+"""Stream benchmark: 20 000 small events, the app's pipeline into the timeline against a raw
+loop and the official A2A client; and a soak of one stream of a million events.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/stream.py [--runs 5] [--only sse|grpc]
-        [--scale] [--history-off]
+        [--scale] [--history-off] [--soak [N]]
 
 A loopback server (a subprocess: HTTP SSE for JSON-RPC, plus a grpc.aio server) sends N
 small JSON-RPC status-update events as fast as it can. Measured in the same run:
 
 - (a) SSE raw: httpx-sse ``aiter_sse`` + ``json.loads``, no UI;
+- (c) SSE a2a-sdk: the official A2A Python client (a2a-sdk's streaming ``Client``, which
+  the Handler CLI and the web inspector build on), every event parsed into its
+  ``StreamResponse``; (a) and (c) each run in a warmed process of their own
+  (bench/stream_consumers.py);
 - (b) SSE app: a request tab in the main window (shown offscreen) sends
   ``SendStreamingMessage``; the exchange pipeline feeds the timeline model, and the GUI's
   history records the exchange (a store in a temporary data directory), as it does for
@@ -15,22 +20,25 @@ small JSON-RPC status-update events as fast as it can. Measured in the same run:
   loops, ``grpc.aio`` and the blocking API on one thread (the app reads server streams with
   the blocking API in a thread; both raw figures are printed).
 
-Printed per binding: events/s for each, the ratio app/raw against its target (SSE >= 0.6,
-gRPC >= 0.8: ``OK``/``MISS``), events lost (timeline and store, must be 0) and the longest
-GUI event-loop stall during the app run (target < 50 ms), measured with a 5 ms ``QTimer``.
-For SSE also a *ceiling* line: the same events without the network or any view, through
-httpx into httpx-sse + ``json.loads`` vs the app's transport alone (decode, parse, classify
-and check each item); the ratio there is the most the whole app could reach.
+Printed per binding: events/s for each, the ratios app/raw (SSE >= 0.4, gRPC >= 0.8) and,
+for SSE, app/SDK (>= 2.0) against their targets (``OK``/``MISS``), events lost (timeline and
+store, must be 0) and the longest GUI event-loop stall during the app run (target < 50 ms),
+measured with a 5 ms ``QTimer``. For SSE also a *ceiling* line: the same events without the
+network or any view, through httpx into httpx-sse + ``json.loads`` vs the app's transport
+alone (decode, parse, classify and check each item); the ratio there is the most the whole
+app could reach.
 
-``--scale`` adds a *scale* line per binding: the ratio and the app's microseconds per event
-at 5 000, 20 000 and 80 000 events (one pair of runs each, a server per size), to show how
+``--scale`` adds a *scale* line per binding: the ratios and the app's microseconds per event
+at 5 000, 20 000 and 80 000 events (one set of runs each, a server per size), to show how
 the cost grows (it should stay flat: linear time). ``--history-off`` adds the SSE app with
-history off vs on (the cost of recording).
+history off vs on (the cost of recording). ``--soak`` adds the soak line (bench/stream_soak.py):
+one SSE stream of N events (default 1 000 000), history on: RSS growth per event and at the
+end, the longest stall in each tenth, events lost, every row reachable.
 
-The machine may be busy with other work: ``--runs`` pairs of runs are made per binding (raw
-and app back to back, alternating which goes first, each starting after ``gc.collect()``),
-and the medians are printed with every run's figure (the spread). The ratio is the median of
-the pairs' ratios. Same server, same events, same count on both sides.
+The machine may be busy with other work: ``--runs`` sets of runs are made per binding
+(back to back, the order rotating from one set to the next, each starting after
+``gc.collect()``), and the medians are printed with every run's figure (the spread). A
+ratio is the median of the sets' ratios. Same server, same events, same count on every side.
 """
 
 from __future__ import annotations
@@ -131,23 +139,6 @@ async def _serve(events: int) -> None:
 
 
 # --- (a) raw consumers ---------------------------------------------------------------------
-
-
-async def raw_sse(url: str) -> tuple[int, float]:
-    import httpx
-    from httpx_sse import aconnect_sse
-
-    body = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {}}
-    count = 0
-    # The client (and its TLS context) is made before the clock starts: the app's shared
-    # client is too (MainWindow.warm_up).
-    async with httpx.AsyncClient(timeout=30) as client:
-        started = time.perf_counter()
-        async with aconnect_sse(client, "POST", url, json=body) as source:
-            async for event in source.aiter_sse():
-                json.loads(event.data)
-                count += 1
-        return count, time.perf_counter() - started
 
 
 async def raw_grpc(target: str) -> tuple[int, float]:
@@ -283,7 +274,9 @@ async def app_run(
     """One app run; ``history`` the store to record into (None: history off)."""
     from PySide6.QtCore import QTimer
 
+    from app.protocol.stream.stream_items import ItemKind
     from app.protocol.types import Binding
+    from app.ui.timeline.timeline_store import FRAME
 
     if hasattr(window, "history"):
         window.history.store = history
@@ -317,8 +310,10 @@ async def app_run(
     panel.model.flush()
     elapsed = time.perf_counter() - started
     timer.stop()
-    items = sum(1 for row in panel.model.rows() if row.item_seq is not None)
-    errors = [row.summary for row in panel.model.rows() if row.kind.value == "error"]
+    # Counted from the row store: copies of 80 000 rows would read every frame back.
+    store = panel.model.store
+    items = sum(1 for n in range(len(store)) if store.packed(n) & FRAME)
+    errors = [store.summary(n) for n in range(len(store)) if store.kind(n) is ItemKind.ERROR]
     if errors:
         print(f"  errors in the {binding} timeline: {errors[:3]}")
     if history is not None:  # what the history holds of this run (zero loss)
@@ -355,12 +350,42 @@ async def measure(
     return raws, apps
 
 
-TARGETS = {"SSE (JSON-RPC)": 0.6, "gRPC": 0.8}
+async def measure_sse(
+    raw: Callable[[], tuple[int, float]],
+    sdk: Callable[[], tuple[int, float]],
+    app: Callable[[], Awaitable[tuple[int, float, float]]],
+    reps: int,
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[tuple[int, float, float]]]:
+    """``reps`` sets of runs, raw, SDK and app back to back, the order rotating (raw first,
+    then the SDK first, then the app first, …): load from other processes on the machine
+    hits every side alike."""
+    raws: list[tuple[int, float]] = []
+    sdks: list[tuple[int, float]] = []
+    apps: list[tuple[int, float, float]] = []
+    for rep in range(reps):
+        for who in ("raw", "sdk", "app")[rep % 3 :] + ("raw", "sdk", "app")[: rep % 3]:
+            gc.collect()
+            if who == "raw":
+                raws.append(raw())
+            elif who == "sdk":
+                sdks.append(sdk())
+            else:
+                apps.append(await app())
+    return raws, sdks, apps
+
+
+TARGETS = {"SSE (JSON-RPC)": 0.4, "gRPC": 0.8}
 """The least app/raw ratio per binding, history recording on."""
+SDK_TARGET = 2.0
+"""The least app/SDK ratio (SSE): the app against the official A2A Python client."""
 
 
 def report(
-    name: str, events: int, raws: list[tuple[int, float]], apps: list[tuple[int, float, float]]
+    name: str,
+    events: int,
+    raws: list[tuple[int, float]],
+    apps: list[tuple[int, float, float]],
+    sdks: list[tuple[int, float]] | None = None,
 ) -> None:
     raw_rates = [count / seconds for count, seconds in raws]
     app_rates = [count / seconds for count, seconds, _stall in apps]
@@ -370,9 +395,10 @@ def report(
     stall = statistics.median(stalls)
     target = TARGETS[name]
     lost = max(events - count for count, _seconds, _stall in apps)
-    raw_lost = max(events - count for count, _seconds in raws)
+    raw_lost = max(events - count for count, _seconds in [*raws, *(sdks or [])])
     runs = len(raws)
-    print(f"{name}: {events:,} events, {runs} run(s) each, medians [every run]")
+    order = "; the order rotates" if sdks else ""
+    print(f"{name}: {events:,} events, {runs} run(s) each{order}, medians [every run]")
     if name == "gRPC" and RAW_GRPC_RUNS:
         pairs = RAW_GRPC_RUNS[-runs:]
         for label, index in (("grpc.aio", 0), ("blocking", 1)):
@@ -384,6 +410,12 @@ def report(
     print(
         f"  (a) raw          {statistics.median(raw_rates):>10,.0f} events/s  {_spread(raw_rates)}"
     )
+    if sdks:
+        sdk_rates = [count / seconds for count, seconds in sdks]
+        print(
+            f"  (c) a2a-sdk      {statistics.median(sdk_rates):>10,.0f} events/s  "
+            f"{_spread(sdk_rates)}  (a2a-sdk {_sdk_version()} Client)"
+        )
     print(
         f"  (b) app→timeline {statistics.median(app_rates):>10,.0f} events/s  {_spread(app_rates)}"
         "  (history on)"
@@ -392,23 +424,44 @@ def report(
         f"  ratio b/a        {ratio:>10.2f}   (target >= {target})  "
         f"{'OK' if ratio >= target else 'MISS'}  {_spread(ratios, '.2f')}"
     )
+    if sdks:
+        by_sdk = [
+            a / (count / seconds) for a, (count, seconds) in zip(app_rates, sdks, strict=True)
+        ]
+        median = statistics.median(by_sdk)
+        print(
+            f"  ratio b/c        {median:>10.2f}   (target >= {SDK_TARGET})  "
+            f"{'OK' if median >= SDK_TARGET else 'MISS'}  {_spread(by_sdk, '.2f')}  (app/SDK)"
+        )
     print(f"  events lost      {lost:>10}   (timeline and store; must be 0)  "
           f"{'OK' if lost == 0 else 'FAIL'}")  # fmt: skip
     if raw_lost:
-        print(f"  raw consumer lost {raw_lost} events: the server or loopback misbehaved")
+        print(f"  a baseline lost {raw_lost} events: the server or loopback misbehaved")
     print(
         f"  longest GUI stall {stall:>9.1f} ms (target < 50)  {'OK' if stall < 50 else 'MISS'}"
         f"  {_spread(stalls, '.1f')} ms"
     )
 
 
-def report_scale(name: str, figures: list[tuple[int, float, float]]) -> None:
-    """``figures``: (events, ratio app/raw, app µs per event) per size."""
+def _sdk_version() -> str:
+    from importlib.metadata import version
+
+    return version("a2a-sdk")
+
+
+def report_scale(name: str, figures: list[tuple[int, float, float, float | None]]) -> None:
+    """``figures``: (events, ratio app/raw, app µs per event, ratio app/SDK or None) per
+    size."""
     target = TARGETS[name]
-    ratios = " · ".join(f"{events:,}: {ratio:.2f}" for events, ratio, _us in figures)
-    costs = " / ".join(f"{us:.1f}" for _events, _ratio, us in figures)
-    verdict = "OK" if all(ratio >= target for _events, ratio, _us in figures) else "MISS"
+    ratios = " · ".join(f"{events:,}: {ratio:.2f}" for events, ratio, _us, _sdk in figures)
+    costs = " / ".join(f"{us:.1f}" for _events, _ratio, us, _sdk in figures)
+    verdict = "OK" if all(ratio >= target for _events, ratio, _us, _sdk in figures) else "MISS"
     print(f"  scale b/a        {ratios}  (target >= {target})  {verdict}")
+    by_sdk = [(events, sdk) for events, _ratio, _us, sdk in figures if sdk is not None]
+    if by_sdk:
+        text = " · ".join(f"{events:,}: {sdk:.2f}" for events, sdk in by_sdk)
+        verdict = "OK" if all(sdk >= SDK_TARGET for _events, sdk in by_sdk) else "MISS"
+        print(f"  scale b/c        {text}  (target >= {SDK_TARGET})  {verdict}")
     print(f"  scale app cost   {costs} µs/event  (flat = linear)")
 
 
@@ -461,28 +514,46 @@ class Server:
 
 
 SCALE_EVENTS = (5_000, 20_000, 80_000)
+SOAK_EVENTS = 1_000_000
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=20_000)
-    parser.add_argument("--runs", type=int, default=5, help="raw/app pairs per binding")
-    parser.add_argument("--only", choices=["sse", "grpc"], help="one binding only")
+    parser.add_argument("--runs", type=int, default=5, help="sets of runs per binding")
+    parser.add_argument("--only", choices=["sse", "grpc", "soak"], help="one line only")
     parser.add_argument("--scale", action="store_true", help="ratios at 5k / 20k / 80k events")
     parser.add_argument("--history-off", action="store_true", help="SSE app history off vs on")
+    parser.add_argument(
+        "--soak",
+        type=int,
+        nargs="?",
+        const=SOAK_EVENTS,
+        metavar="N",
+        help=f"one SSE stream of N events (default {SOAK_EVENTS:,}), history on, first",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(_serve(args.events))
         return 0
+    if args.only == "soak" and not args.soak:
+        args.soak = SOAK_EVENTS
 
     # The GUI records every exchange: into a throwaway data directory, not the user's.
     import tempfile
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from stream_consumers import Consumer
+    from stream_soak import soak
 
     data_home = tempfile.TemporaryDirectory(prefix="a2a-bench-")
     os.environ["XDG_DATA_HOME"] = data_home.name
     os.environ["XDG_CONFIG_HOME"] = data_home.name
     server = Server(args.events)
+    sse = args.only in (None, "sse")
+    # The baselines in warmed processes of their own, started before Qt is (a stream each).
+    consumers = {kind: Consumer(kind, server.url) for kind in ("raw", "sdk")} if sse else {}
     try:
         url, target = server.url, server.target
 
@@ -493,8 +564,8 @@ def main() -> int:
         from app.ui.shell.main_window import MainWindow
 
         app = QApplication.instance() or QApplication(sys.argv)
-        # As the app does at start (GUI-thread collection, allocator, GIL); the raw loops
-        # run in this process too, so both sides have it.
+        # As the app does at start (GUI-thread collection, allocator, GIL); the in-process
+        # gRPC loops run with it too.
         runtime.configure(app)
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
@@ -507,25 +578,27 @@ def main() -> int:
             recording.opened.connect(store.append)
 
         async def scale(name: str, binding: str) -> None:
-            figures = []
+            figures: list[tuple[int, float, float, float | None]] = []
             for events in SCALE_EVENTS:
                 sized = Server(events)
+                by_sdk: float | None = None
                 try:
                     endpoint = sized.url if binding == "JSONRPC" else sized.target
-                    raw = (
-                        raw_sse(sized.url)
-                        if binding == "JSONRPC"
-                        else raw_grpc_fastest(sized.target)
-                    )
                     gc.collect()
-                    count, seconds = await raw
+                    if binding == "JSONRPC":
+                        count, seconds = consumers["raw"].run(sized.url)
+                        sdk_count, sdk_seconds = consumers["sdk"].run(sized.url)
+                    else:
+                        count, seconds = await raw_grpc_fastest(sized.target)
                     items, app_seconds, _stall = await app_run(window, endpoint, binding, history)
+                    if binding == "JSONRPC":
+                        by_sdk = (items / app_seconds) / (sdk_count / sdk_seconds)
                 finally:
                     sized.stop()
                 if items != events or count != events:
                     print(f"  scale {events:,}: {events - items} events lost")
                 ratio = (items / app_seconds) / (count / seconds)
-                figures.append((events, ratio, app_seconds * 1e6 / max(items, 1)))
+                figures.append((events, ratio, app_seconds * 1e6 / max(items, 1), by_sdk))
             report_scale(name, figures)
 
         history: Any = None
@@ -536,24 +609,31 @@ def main() -> int:
             while recording is not None and not store and recording.store is None:
                 await asyncio.sleep(0.02)
             history = store[0] if store else getattr(recording, "store", None)
-            if args.only != "grpc":
-                raws, apps = await measure(
-                    lambda: raw_sse(url),
+            if args.soak:  # first: its memory figures start from a window that did nothing
+                soaking = Server(args.soak)
+                try:
+                    await soak(window, soaking.url, history, args.soak)
+                finally:
+                    soaking.stop()
+            if sse:
+                raws, sdks, apps = await measure_sse(
+                    lambda: consumers["raw"].run(url),
+                    lambda: consumers["sdk"].run(url),
                     lambda: app_run(window, url, "JSONRPC", history),
                     args.runs,
                 )
-                report("SSE (JSON-RPC)", args.events, raws, apps)
+                report("SSE (JSON-RPC)", args.events, raws, apps, sdks)
                 report_transport(*await transport_only(args.events, args.runs))
                 if args.scale:
                     await scale("SSE (JSON-RPC)", "JSONRPC")
-            if args.only != "grpc" and args.history_off and history is not None:
+            if sse and args.history_off and history is not None:
                 offs, ons = await measure(
                     lambda: _rate(app_run(window, url, "JSONRPC")),
                     lambda: app_run(window, url, "JSONRPC", history),
                     args.runs,
                 )
                 report_history(args.events, offs, ons)
-            if args.only != "sse":
+            if args.only in (None, "grpc"):
                 raws, apps = await measure(
                     lambda: raw_grpc_fastest(target),
                     lambda: app_run(window, target, "GRPC", history),
@@ -571,6 +651,8 @@ def main() -> int:
             window.close_now()
         return 0
     finally:
+        for consumer in consumers.values():
+            consumer.stop()
         server.stop()
         data_home.cleanup()
 

@@ -4,7 +4,9 @@ The store is opened once, off the GUI thread (:meth:`HistoryRecording.open`); un
 and for good if it cannot be opened, exchanges are simply not recorded: history never
 stops the app. Each tab's :class:`~app.ui.request.request_controller.RequestController` gets a
 recorder per exchange (main and side); feeding it only queues the event for the store's
-writer thread, so a fast stream is not slowed down.
+writer thread, so a fast stream is not slowed down. A stream's timeline is told where its
+entry is (``TimelineModel.back_with``): it reads older frames back from there instead of
+keeping them.
 
 Each entry's ``context`` holds the tab as the session file would keep it (credentials
 stripped, :func:`app.session.strip_secrets`), so *Open as new request* can restore it.
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.history.item_reader import ItemReader
 from app.history.recorder import Recorder
 from app.history.store import HistoryStore, HistoryUnavailable
 from app.protocol.events import EventBatch
@@ -156,6 +159,11 @@ class HistoryRecording(QObject):
         def begin(slot: list[Recorder | None], request: A2ARequest) -> None:
             slot[0] = self._recorder(tab, request)
 
+        def begin_main(request: A2ARequest, streaming: bool) -> None:
+            begin(main, request)
+            if streaming:  # the timeline lets the frames go that the entry holds
+                tab.timeline.model.back_with(self._frames_of(slot=main))
+
         def feed(slot: list[Recorder | None], event: object) -> None:
             if slot[0] is not None:
                 slot[0].feed(event)  # type: ignore[arg-type]
@@ -169,12 +177,19 @@ class HistoryRecording(QObject):
                 slot[0] = None
                 self._announce()
 
-        controller.started.connect(lambda request, _streaming: begin(main, request))
+        controller.started.connect(begin_main)
         controller.events_arrived.connect(lambda events: feed_all(main, events))
         controller.finished.connect(lambda: end(main))
         controller.side_started.connect(lambda request: begin(side, request))
         controller.side_event_arrived.connect(lambda event: feed(side, event))
         controller.side_finished.connect(lambda: end(side))
+
+    def _frames_of(self, slot: list[Recorder | None]) -> ItemReader | None:
+        """The stream items of the exchange ``slot`` records, read back from the store."""
+        recorder, store = slot[0], self.store
+        if recorder is None or store is None:
+            return None
+        return ItemReader(store.path, lambda: recorder.id)
 
     def _recorder(self, tab: RequestTab, request: A2ARequest) -> Recorder | None:
         if self.store is None:

@@ -65,20 +65,25 @@ def install_assertions(tab: AssertionsTab) -> None:
     """Connect ``tab``'s exchanges to its Assertions page."""
     panel = tab.assertions_panel
     tabs = tab.editor_tabs
-    observed = [Observed()]
+    observed: list[Observed | None] = [None]
 
     def retitle(failed: int) -> None:
         index = tabs.indexOf(panel)
         tabs.setTabText(index, f"{PAGE_TITLE} ({failed} ✗)" if failed else PAGE_TITLE)
 
     def on_started(_request: object, _streaming: bool) -> None:
-        observed[0] = Observed()
-        if panel.assertions() or panel.captures():
+        # Gathered only for a tab that has something to evaluate: a stream's every item is
+        # kept for it (a stream left open for a day would keep them all).
+        wanted = bool(panel.assertions() or panel.captures())
+        observed[0] = Observed() if wanted else None
+        if wanted:
             panel.clear_results()
         retitle(0)
 
     def on_events(events: EventBatch) -> None:
         current = observed[0]
+        if current is None:
+            return
         for event in events:
             current.feed(event)
         if isinstance(events[-1], ExchangeEnd):

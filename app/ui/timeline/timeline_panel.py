@@ -194,28 +194,34 @@ class TimelinePanel(QWidget):
     def add_item(self, item: StreamItem) -> int:
         """One stream item: feed the session, queue its row; returns the row's index.
 
-        This runs for every event of a fast stream on the GUI thread: the row keeps the
-        item's raw bytes and a few strings only (its JSON is parsed again when the row is
-        selected), and nothing else is formatted until the row is painted.
+        This runs for every event of a fast stream on the GUI thread: the row is a few
+        numbers and the item's raw bytes (its summary is derived from them when painted,
+        its JSON parsed again when the row is selected), and nothing is formatted here.
         """
         session = self.session
         info, findings = session.feed(item)
         if info.task_id != session.task_id and info.task_id:
             set_task_column(self.view, shown=True)
-        return self.model.add(
+        model = self.model
+        raw = item.raw
+        value = item.json
+        index = model.add_frame(
             item.t * 1000.0,
             info.kind,
             info.task_id,
             info.state,
-            info.summary,
-            item.raw,
-            PARSE_RAW
-            if len(item.raw) <= KEEP_PARSED_BYTES and item.json is not NOT_JSON
-            else item.json,
-            findings,
+            raw,
+            PARSE_RAW if value is not NOT_JSON and len(raw) <= KEEP_PARSED_BYTES else value,
             session.connection,
             item.seq,
         )
+        if item.json_error or item.sse_event:
+            model.note_frame(index, item.json_error, item.sse_event)
+        if findings:
+            model.set_findings(index, findings)
+        if info.kind is ItemKind.INCOMPLETE:  # its summary is not the frame's classification
+            model.set_summary(index, info.summary)
+        return index
 
     def attach_error(self, index: int, error: ExchangeError) -> None:
         """The error judged from the item of row ``index`` (as :meth:`add_item` returned):
