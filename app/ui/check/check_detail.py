@@ -90,17 +90,18 @@ class CheckDetailPane(QWidget):
         # results above keep most of the height unless the user drags the splitter.
         self.viewer.setMinimumHeight(self.fontMetrics().lineSpacing() * _VIEWER_LINES)
 
+        # Few rows of its own: the exchange below gets the height (a stream's timeline
+        # has a header of its own).
         head = QHBoxLayout()
         head.addWidget(self.label, 1)
+        head.addWidget(self.history_button, 0, Qt.AlignmentFlag.AlignTop)
         head.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
-        exchange = QHBoxLayout()
-        exchange.addWidget(self.exchange_label, 1)
-        exchange.addWidget(self.history_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
+        layout.setSpacing(4)
         layout.addLayout(head)
         layout.addWidget(self.text)
-        layout.addLayout(exchange)
+        layout.addWidget(self.exchange_label)
         layout.addWidget(self.viewer, 1)
 
         self.close_button.clicked.connect(self.close_requested)

@@ -68,7 +68,7 @@ _ENDED = {
 }
 _DETAIL_LEAST = 40
 """The Detail column's least width, in characters, when the others grow."""
-_RESULTS_SHARE = 0.45
+_RESULTS_SHARE = 0.4
 """The results' share of the height when the detail pane first opens below them."""
 
 
