@@ -8,6 +8,7 @@ demo agent are in tests/ui/test_check_action.py.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -174,11 +175,18 @@ def test_agent_text_is_never_rich_text(
 ) -> None:
     name = "<b>Bold</b> <img src=x>"
     started = CheckStarted("http://127.0.0.1:8000/", name, (JSONRPC,), 1)
-    view.run(recorded([started, RESULTS[2], CheckEnded(EndReason.COMPLETED, {}, 1.0, name)]))
+    said = RESULTS[2].detail + " <img src=x>"
+    result = dataclasses.replace(RESULTS[2], detail=said)
+    view.run(recorded([started, result, CheckEnded(EndReason.COMPLETED, {}, 1.0, name)]))
     wait_until(lambda: view.ended is not None)
     for label_name in ("checkAgentLabel", "checkSummaryLabel", "checkInterfacesLabel"):
         assert child(view, QLabel, label_name).textFormat() is Qt.TextFormat.PlainText
     assert name in child(view, QLabel, "checkAgentLabel").text()
+    # Tooltips render what looks like HTML as HTML: theirs are escaped.
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in child(view, QLabel, "checkAgentLabel").toolTip()
+    shown = child(view, QTreeView, "checkResultsTree").model()
+    tip = shown.index(0, DETAIL).data(Qt.ItemDataRole.ToolTipRole)
+    assert "<img" not in tip and "TaskNotFoundError" in tip
 
 
 def test_a_result_and_its_exchanges_open_below_in_the_detail_pane(

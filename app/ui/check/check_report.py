@@ -52,6 +52,7 @@ from app.ui.check.check_report_model import (
     WORST_FIRST,
     CheckReportModel,
     ReportOrder,
+    plain_tip,
 )
 from app.ui.shell import theme
 from app.ui.shell.elided import ElidedLabel
@@ -281,8 +282,9 @@ class CheckReportView(QWidget):
         if isinstance(event, CheckStarted):
             agent = event.agent_name or event.card_url
             self.agent_label.set_text(f"{agent} — {event.card_url}")
+            self.agent_label.setToolTip(plain_tip(self.agent_label.text()))
             self.interfaces_label.set_text(_interfaces(event.interfaces))
-            self.interfaces_label.setToolTip("\n".join(event.interfaces) or "no interface")
+            self.interfaces_label.setToolTip(plain_tip("\n".join(event.interfaces)))
             self.progress.setRange(0, max(event.planned, 1))
             self.progress.setValue(0)
         elif isinstance(event, CheckProgress):

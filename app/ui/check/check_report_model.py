@@ -24,6 +24,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush
+from PySide6.QtGui import Qt as GuiQt
 
 from app.check.check_model import CheckArea, CheckResult, CheckStatus
 from app.ui.shell.table_model import Column
@@ -60,6 +61,12 @@ def status_brush(status: CheckStatus) -> QBrush:
         CheckStatus.SKIP: b.muted_text,
         CheckStatus.NA: b.muted_text,
     }[status]
+
+
+def plain_tip(text: str) -> str:
+    """``text`` as a tooltip that shows it as written: a tooltip that looks like HTML is
+    rendered as HTML, and an agent's words reach these (a card's name, an error message)."""
+    return GuiQt.convertFromPlainText(text) if text else ""
 
 
 def _first_line(result: CheckResult) -> str:
@@ -195,7 +202,8 @@ class CheckReportModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return column.text(result)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return column.text(result) if column.tooltip is None else column.tooltip(result)
+            tip = column.text(result) if column.tooltip is None else column.tooltip(result)
+            return plain_tip(tip or "")
         if role == Qt.ItemDataRole.ForegroundRole and column.foreground is not None:
             return column.foreground(result)
         if role == RESULT_ROLE:
