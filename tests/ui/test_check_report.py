@@ -258,6 +258,10 @@ def test_stop_ends_the_run_and_keeps_what_was_done(
     bar = child(view, QProgressBar, "checkProgressBar")
     assert bar.value() == len(RESULTS) - 1
     assert child(view, QLabel, "checkCurrentLabel").text() == RESULTS[-1].title
+    # While it runs, the counts so far.
+    assert child(view, QLabel, "checkSummaryLabel").text() == (
+        "So far — 1 fail · 1 warn · 1 skip · 3 pass · 1 n/a"
+    )
     qtbot.mouseClick(child(view, QPushButton, "checkStopButton"), Qt.MouseButton.LeftButton)
     wait_until(lambda: view.ended is not None)
     assert view.ended is not None and view.ended.reason is EndReason.CANCELLED

@@ -95,6 +95,7 @@ class CheckReportView(QWidget):
         self._source: Source | None = None
         self._started_at = 0.0
         self.ended: CheckEnded | None = None
+        self._counted = dict.fromkeys(CheckStatus, 0)  # the results shown, by status
 
         self.agent_label = ElidedLabel("checkAgentLabel")
         self.agent_label.setTextFormat(Qt.TextFormat.PlainText)  # the card's name
@@ -233,6 +234,7 @@ class CheckReportView(QWidget):
         is read."""
         self._source = source
         self.model.clear_results()
+        self._counted = dict.fromkeys(CheckStatus, 0)
         self.detail.show_result(None)
         self.ended = None
         self._started_at = time.monotonic()
@@ -293,10 +295,11 @@ class CheckReportView(QWidget):
             self.current_label.set_text(event.current)
         elif isinstance(event, CheckResult):
             self.model.add_result(event)
+            self._counted[event.status] += 1
+            self._summarise("So far", self._counted)
 
     def _end(self, ended: CheckEnded) -> None:
         self.ended = ended
-        counts = ended.counts or self._counts()
         self.stop_button.setEnabled(False)
         self.rerun_button.setEnabled(self._source is not None)
         if self.progress.maximum() == 0:
@@ -304,22 +307,28 @@ class CheckReportView(QWidget):
         if ended.reason is EndReason.COMPLETED:
             self.progress.setValue(self.progress.maximum())
         self.current_label.set_text("")
-        parts = [f"{counts.get(s, 0)} {s.value}" for s in WORST_FIRST]
         seconds = (ended.elapsed_ms or self._elapsed_ms()) / 1000
-        line = f"{_ENDED[ended.reason]} in {seconds:.1f} s — " + " · ".join(parts)
-        if ended.message:
-            line += f"\n{ended.message}"
-        self.summary.setText(line)
-        failed = counts.get(CheckStatus.FAIL, 0) or ended.reason is EndReason.UNREACHABLE
-        role = "text-error" if failed else "text-warn" if counts.get(CheckStatus.WARN) else "plain"
-        theme.style(self.summary, role)
+        self._summarise(
+            f"{_ENDED[ended.reason]} in {seconds:.1f} s",
+            ended.counts or self._counts(),
+            ended.message,
+            unreachable=ended.reason is EndReason.UNREACHABLE,
+        )
         self.finished.emit(ended)
 
+    def _summarise(
+        self, head: str, counts: dict[CheckStatus, int], message: str = "", *,
+        unreachable: bool = False,
+    ) -> None:  # fmt: skip
+        """``head — 1 fail · 0 warn · …`` (and ``message`` below), coloured by the worst."""
+        line = f"{head} — " + " · ".join(f"{counts.get(s, 0)} {s.value}" for s in WORST_FIRST)
+        self.summary.setText(f"{line}\n{message}" if message else line)
+        failed = counts.get(CheckStatus.FAIL, 0) or unreachable
+        role = "text-error" if failed else "text-warn" if counts.get(CheckStatus.WARN) else "plain"
+        theme.style(self.summary, role)
+
     def _counts(self) -> dict[CheckStatus, int]:
-        counts = dict.fromkeys(CheckStatus, 0)
-        for result in self.model.results:
-            counts[result.status] += 1
-        return counts
+        return dict(self._counted)
 
     def _elapsed_ms(self) -> float:
         return (time.monotonic() - self._started_at) * 1000
