@@ -1,18 +1,30 @@
-"""The check report view as a person uses it: a run's progress, groups, Stop, exchanges.
+"""The check report view as a person uses it: a run's progress, the results worst first, Stop,
+the detail pane with an exchange, the filter, sorting by a column, the splitter.
 
-The runs here are recorded streams of CheckEvents (the view's input); the run against the
-real demo agent is in tests/ui/test_check_action.py.
+The runs here are recorded streams of CheckEvents (the view's input); runs against the real
+demo agent are in tests/ui/test_check_action.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QLabel, QProgressBar, QPushButton, QTreeView
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QTreeView,
+    QWidget,
+)
 
 from app.check.check_model import (
     CheckArea,
@@ -25,7 +37,7 @@ from app.check.check_model import (
     EndReason,
 )
 from app.ui.check.check_report import CheckReportView
-from app.ui.check.check_report_model import CHECK, EXCHANGE_ROLE, STATUS
+from app.ui.check.check_report_model import CHECK, DETAIL, EXCHANGE_ROLE, INTERFACE, STATUS
 from app.ui.shell.theme import brushes
 from tests.helpers.screenshots import SHOTS
 
@@ -36,18 +48,20 @@ REST = "HTTP+JSON 1.0 http://127.0.0.1:8000/rest"
 RESULTS = [
     CheckResult("card.valid", CheckArea.CARD, "the card validates", CheckStatus.PASS,
                 "A2A 1.0 §8.2"),
+    CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
+                CheckStatus.PASS, "A2A 1.0 §3.1.1", "", JSONRPC, (5,)),
     CheckResult("errors.task-not-found", CheckArea.ERRORS, "unknown task id gets TaskNotFound",
                 CheckStatus.FAIL, "A2A 1.0 §3.3.2",
                 "expected -32001 TaskNotFoundError\ngot -32603 Internal error", JSONRPC, (7, 8)),
     CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
-                CheckStatus.PASS, "A2A 1.0 §3.1.1", "", JSONRPC, (5,)),
-    CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
                 CheckStatus.PASS, "A2A 1.0 §3.1.1", "", REST, (6,)),
+    CheckResult("streaming.lifecycle", CheckArea.STREAMING, "a stream starts with a Task",
+                CheckStatus.NA, "A2A 1.0 §3.1.2", "the card does not claim streaming", REST),
     CheckResult("streaming.starts-with-task", CheckArea.STREAMING,
                 "a stream starts with a Task", CheckStatus.WARN, "A2A 1.0 §3.1.2",
                 "the first item was a status update", REST),
-    CheckResult("push.lifecycle", CheckArea.PUSH, "push config create, list, deliver, delete",
-                CheckStatus.SKIP, "A2A 1.0 §3.5", "the card says pushNotifications: false"),
+    CheckResult("security.unauthenticated", CheckArea.SECURITY, "no credentials, refused",
+                CheckStatus.SKIP, "A2A 1.0 §7", "no credentials were given", JSONRPC),
 ]  # fmt: skip
 
 
@@ -66,71 +80,173 @@ def recorded(
     return replay
 
 
-def a_run() -> list[CheckEvent]:
+def a_run(results: list[CheckResult] = RESULTS) -> list[CheckEvent]:
     events: list[CheckEvent] = [
         CheckStarted("http://127.0.0.1:8000/.well-known/agent-card.json", "Demo agent",
-                     (JSONRPC, REST), len(RESULTS)),
+                     (JSONRPC, REST), len(results)),
     ]  # fmt: skip
-    for done, result in enumerate(RESULTS):
-        events += [CheckProgress(done, len(RESULTS), result.title), result]
-    counts = {s: sum(r.status is s for r in RESULTS) for s in CheckStatus}
+    for done, result in enumerate(results):
+        events += [CheckProgress(done, len(results), result.title), result]
+    counts = {s: sum(r.status is s for r in results) for s in CheckStatus}
     return [*events, CheckEnded(EndReason.COMPLETED, counts, 1234.0)]
 
 
 @pytest.fixture
 def view(qtbot: Any, qloop: Any) -> Any:
     widget = CheckReportView()
-    widget.resize(1100, 460)
+    widget.resize(1100, 560)
     widget.show()
     yield widget
     qloop.run_until_complete(widget.shutdown())
     widget.deleteLater()
 
 
-def child(view: CheckReportView, kind: type, name: str) -> Any:
+def child(view: QWidget, kind: type, name: str) -> Any:
     found = view.findChild(kind, name)
     assert found is not None, name
     return found
 
 
-def test_results_are_grouped_by_area_in_order_with_status_colours(
+def shown_column(view: CheckReportView, column: int) -> list[str]:
+    """The texts of ``column``'s top-level rows, top to bottom, as the tree shows them."""
+    model = child(view, QTreeView, "checkResultsTree").model()
+    return [model.index(r, column).data() for r in range(model.rowCount())]
+
+
+def click_row(qtbot: Any, view: CheckReportView, row: int, parent_row: int | None = None) -> None:
+    tree = child(view, QTreeView, "checkResultsTree")
+    model = tree.model()
+    if parent_row is None:
+        index = model.index(row, CHECK)
+    else:
+        parent = model.index(parent_row, 0)
+        tree.expand(parent)
+        index = model.index(row, CHECK, parent)
+    tree.scrollTo(index)
+    qtbot.wait(20)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(index).center()
+    )
+
+
+def test_failures_and_warnings_come_first_with_status_colours_and_a_summary(
     view: CheckReportView, wait_until: Callable[..., None]
 ) -> None:
     view.run(recorded(a_run()), agent="http://127.0.0.1:8000/")
     assert child(view, QPushButton, "checkStopButton").isEnabled()
     wait_until(lambda: view.ended is not None)
-    model = view.model
-    assert model.group_titles() == [
-        "Agent Card (1 pass)",
-        "Core methods (2 pass)",
-        "Errors (1 fail)",
-        "Streaming (1 warn)",
-        "Push notifications (1 skip)",
-    ]
-    errors = model.item(2, CHECK)
-    assert model.item(2, STATUS).text() == "✗ fail"
-    failed = errors.child(0, CHECK)
-    assert failed.text() == "unknown task id gets TaskNotFound"
-    assert [errors.child(0, c).text() for c in range(1, 5)] == [
-        "✗ fail", JSONRPC, "A2A 1.0 §3.3.2", "expected -32001 TaskNotFoundError …",
+    # Worst first (fail, warn, skip, pass, n/a), in the run's order within a status.
+    assert shown_column(view, STATUS) == [
+        "✗ fail", "! warn", "– skip", "✓ pass", "✓ pass", "✓ pass", "○ n/a",
     ]  # fmt: skip
-    assert errors.child(0, STATUS).foreground() == brushes().error_text
-    assert model.item(0, STATUS).foreground() == brushes().ok_text
-    assert model.item(4, STATUS).foreground() == brushes().muted_text
+    assert shown_column(view, CHECK)[:3] == [
+        "unknown task id gets TaskNotFound",
+        "a stream starts with a Task",
+        "no credentials, refused",
+    ]
+    assert shown_column(view, INTERFACE)[3:5] == ["card-wide", JSONRPC]
+    assert shown_column(view, DETAIL)[0] == "expected -32001 TaskNotFoundError …"
     tree = child(view, QTreeView, "checkResultsTree")
-    assert tree.isExpanded(view.shown.mapFromSource(errors.index()))  # a failure is shown open
-    assert [failed.child(r, CHECK).text() for r in range(failed.rowCount())] == [
-        "exchange #7 — open in History", "exchange #8 — open in History",
+    shown = tree.model()
+    assert shown.index(0, STATUS).data(Qt.ItemDataRole.ForegroundRole) == brushes().error_text
+    assert shown.index(1, STATUS).data(Qt.ItemDataRole.ForegroundRole) == brushes().warn_text
+    assert shown.index(3, STATUS).data(Qt.ItemDataRole.ForegroundRole) == brushes().ok_text
+    assert shown.index(6, STATUS).data(Qt.ItemDataRole.ForegroundRole) == brushes().muted_text
+    failed = shown.index(0, 0)
+    assert not tree.isExpanded(failed)  # collapsed: many results in sight
+    assert [shown.index(r, CHECK, failed).data() for r in range(shown.rowCount(failed))] == [
+        "exchange #7", "exchange #8",
     ]  # fmt: skip
     bar = child(view, QProgressBar, "checkProgressBar")
     assert (bar.value(), bar.maximum()) == (len(RESULTS), len(RESULTS))
     assert "Demo agent" in child(view, QLabel, "checkAgentLabel").text()
+    assert child(view, QLabel, "checkInterfacesLabel").text() == (
+        "2 interfaces: JSONRPC 1.0 · HTTP+JSON 1.0"
+    )
     summary = child(view, QLabel, "checkSummaryLabel").text()
-    assert summary == "Completed in 1.2 s — 3 pass · 1 fail · 1 warn · 1 skip"
+    assert summary == "Completed in 1.2 s — 1 fail · 1 warn · 1 skip · 3 pass · 1 n/a"
     assert not child(view, QPushButton, "checkStopButton").isEnabled()
-    tree.expandAll()
     SHOTS.mkdir(parents=True, exist_ok=True)
     view.grab().save(str(SHOTS / "assert-check-report.png"))
+
+
+def test_agent_text_is_never_rich_text(
+    view: CheckReportView, wait_until: Callable[..., None]
+) -> None:
+    name = "<b>Bold</b> <img src=x>"
+    started = CheckStarted("http://127.0.0.1:8000/", name, (JSONRPC,), 1)
+    said = RESULTS[2].detail + " <img src=x>"
+    result = dataclasses.replace(RESULTS[2], detail=said)
+    view.run(recorded([started, result, CheckEnded(EndReason.COMPLETED, {}, 1.0, name)]))
+    wait_until(lambda: view.ended is not None)
+    for label_name in ("checkAgentLabel", "checkSummaryLabel", "checkInterfacesLabel"):
+        assert child(view, QLabel, label_name).textFormat() is Qt.TextFormat.PlainText
+    assert name in child(view, QLabel, "checkAgentLabel").text()
+    # Tooltips render what looks like HTML as HTML: theirs are escaped.
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in child(view, QLabel, "checkAgentLabel").toolTip()
+    shown = child(view, QTreeView, "checkResultsTree").model()
+    tip = shown.index(0, DETAIL).data(Qt.ItemDataRole.ToolTipRole)
+    assert "<img" not in tip and "TaskNotFoundError" in tip
+
+
+def test_a_result_and_its_exchanges_open_below_in_the_detail_pane(
+    view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
+) -> None:
+    view.run(recorded(a_run()))
+    wait_until(lambda: view.ended is not None)
+    pane = child(view, QWidget, "checkDetailPane")
+    assert not pane.isVisible()  # the results take the whole height until one is picked
+    click_row(qtbot, view, 0)
+    assert pane.isVisible()
+    label = child(pane, QLabel, "checkDetailLabel")
+    assert label.textFormat() is Qt.TextFormat.PlainText
+    assert label.text() == (
+        "✗ fail — unknown task id gets TaskNotFound\n"
+        f"errors.task-not-found · {JSONRPC} · A2A 1.0 §3.3.2"
+    )
+    assert child(pane, QPlainTextEdit, "checkDetailText").toPlainText() == RESULTS[2].detail
+    # Without a history store the exchange cannot be shown; the pane says why.
+    exchange = child(pane, QLabel, "checkExchangeLabel")
+    assert exchange.text() == "Exchange #7 (1 of 2): History is off, so it was not recorded"
+    # An exchange row, clicked: that exchange; Open in History asks the window for it.
+    click_row(qtbot, view, 1, parent_row=0)
+    assert exchange.text().startswith("Exchange #8 (2 of 2)")
+    with qtbot.waitSignal(view.exchange_requested, timeout=2000) as opened:
+        qtbot.mouseClick(
+            child(pane, QPushButton, "checkOpenInHistoryButton"), Qt.MouseButton.LeftButton
+        )
+    assert opened.args == [8]
+    # Enter on another result: the pane follows the keys.
+    tree = child(view, QTreeView, "checkResultsTree")
+    tree.setFocus()
+    qtbot.keyClick(tree, Qt.Key.Key_Up)
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert label.text().startswith("! warn — a stream starts with a Task")
+    assert exchange.text() == "This check made no call"
+    assert not child(pane, QPushButton, "checkOpenInHistoryButton").isEnabled()
+    qtbot.mouseClick(child(pane, QToolButton, "checkDetailCloseButton"), Qt.MouseButton.LeftButton)
+    assert not pane.isVisible()
+
+
+def test_the_splitter_between_results_and_detail_moves(
+    view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
+) -> None:
+    # Point 5 of issue 27: the report's splitter did nothing.
+    view.run(recorded(a_run()))
+    wait_until(lambda: view.ended is not None)
+    click_row(qtbot, view, 0)
+    qtbot.wait(50)  # the pane laid out below the results
+    splitter = child(view, QSplitter, "checkReportSplitter")
+    tree = child(view, QTreeView, "checkResultsTree")
+    before = tree.height()
+    handle = splitter.handle(1)
+    start = handle.rect().center()
+    qtbot.mousePress(handle, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(handle, start + QPoint(0, 60))
+    qtbot.mouseRelease(handle, Qt.MouseButton.LeftButton, pos=start + QPoint(0, 60))
+    assert tree.height() >= before + 50
+    assert child(view, QWidget, "checkDetailPane").height() > 100
 
 
 def test_stop_ends_the_run_and_keeps_what_was_done(
@@ -142,6 +258,10 @@ def test_stop_ends_the_run_and_keeps_what_was_done(
     bar = child(view, QProgressBar, "checkProgressBar")
     assert bar.value() == len(RESULTS) - 1
     assert child(view, QLabel, "checkCurrentLabel").text() == RESULTS[-1].title
+    # While it runs, the counts so far.
+    assert child(view, QLabel, "checkSummaryLabel").text() == (
+        "So far — 1 fail · 1 warn · 1 skip · 3 pass · 1 n/a"
+    )
     qtbot.mouseClick(child(view, QPushButton, "checkStopButton"), Qt.MouseButton.LeftButton)
     wait_until(lambda: view.ended is not None)
     assert view.ended is not None and view.ended.reason is EndReason.CANCELLED
@@ -167,43 +287,67 @@ def test_an_unreachable_agent_is_said_plainly(
     assert message in text
 
 
-def test_activating_an_exchange_asks_for_it_in_history(
-    view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
-) -> None:
-    view.run(recorded(a_run()))
-    wait_until(lambda: view.ended is not None)
-    tree = child(view, QTreeView, "checkResultsTree")
-    failed = view.model.item(2, CHECK).child(0, CHECK)
-    tree.expand(view.shown.mapFromSource(failed.index()))
-    link = failed.child(1, CHECK)
-    assert link.data(EXCHANGE_ROLE) == 8
-    tree.scrollTo(view.shown.mapFromSource(link.index()))
-    qtbot.wait(20)
-    rect = tree.visualRect(view.shown.mapFromSource(link.index()))
-    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    with qtbot.waitSignal(view.exchange_requested, timeout=2000) as opened:
-        qtbot.mouseDClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert opened.args == [8]
-    tree.setCurrentIndex(view.shown.mapFromSource(failed.child(0, CHECK).index()))
-    with qtbot.waitSignal(view.exchange_requested, timeout=2000) as opened:
-        qtbot.keyClick(tree, Qt.Key.Key_Return)
-    assert opened.args == [7]
-
-
 def test_only_failures_and_warnings(
     view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
 ) -> None:
     view.run(recorded(a_run()))
     wait_until(lambda: view.ended is not None)
+    shown = child(view, QTreeView, "checkResultsTree").model()
+    assert shown.rowCount() == len(RESULTS)
+    qtbot.mouseClick(child(view, QCheckBox, "checkProblemsOnlyCheck"), Qt.MouseButton.LeftButton)
+    assert shown_column(view, STATUS) == ["✗ fail", "! warn"]
+    assert shown.rowCount(shown.index(0, 0)) == 2  # its exchanges stay
+    qtbot.mouseClick(child(view, QCheckBox, "checkProblemsOnlyCheck"), Qt.MouseButton.LeftButton)
+    assert shown.rowCount() == len(RESULTS)
+
+
+def test_a_column_header_sorts_and_status_brings_worst_first_back(
+    view: CheckReportView, qtbot: Any, wait_until: Callable[..., None]
+) -> None:
+    view.run(recorded(a_run()))
+    wait_until(lambda: view.ended is not None)
     tree = child(view, QTreeView, "checkResultsTree")
-    shown = tree.model()
-    assert shown.rowCount() == 5
-    child(view, QCheckBox, "checkProblemsOnlyCheck").setChecked(True)
-    titles = [shown.index(r, CHECK).data() for r in range(shown.rowCount())]
-    assert titles == ["Errors (1 fail)", "Streaming (1 warn)"]
-    errors = shown.index(0, CHECK)
-    assert tree.isExpanded(errors)
-    failed = shown.index(0, CHECK, errors)
-    assert shown.rowCount(failed) == 2  # its exchanges stay
-    child(view, QCheckBox, "checkProblemsOnlyCheck").setChecked(False)
-    assert shown.rowCount() == 5
+    header = tree.header()
+
+    def click_header(column: int) -> None:
+        x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+
+    click_header(INTERFACE)
+    assert shown_column(view, INTERFACE) == sorted(shown_column(view, INTERFACE), key=str.casefold)
+    click_header(STATUS)
+    if header.sortIndicatorOrder() is Qt.SortOrder.DescendingOrder:
+        click_header(STATUS)
+    assert shown_column(view, STATUS)[:3] == ["✗ fail", "! warn", "– skip"]
+
+
+def test_results_arriving_during_a_run_keep_worst_first(
+    view: CheckReportView, wait_until: Callable[..., None]
+) -> None:
+    view.run(recorded(a_run(), pause=0.01))
+    wait_until(lambda: len(view.model.results) >= 3)
+    assert shown_column(view, STATUS)[0] == "✗ fail"  # the third result, shown first at once
+    wait_until(lambda: view.ended is not None)
+    assert shown_column(view, STATUS)[-1] == "○ n/a"
+
+
+@pytest.mark.parametrize("count", [40])
+def test_exchange_rows_and_results_agree_with_the_model(
+    view: CheckReportView, wait_until: Callable[..., None], count: int
+) -> None:
+    many = [
+        CheckResult(f"core.c{i}", CheckArea.CORE, f"check {i}", CheckStatus.PASS, "", "",
+                    JSONRPC, tuple(range(i % 3)))
+        for i in range(count)
+    ]  # fmt: skip
+    view.run(recorded(a_run(many)))
+    wait_until(lambda: view.ended is not None)
+    shown = child(view, QTreeView, "checkResultsTree").model()
+    for row in range(shown.rowCount()):
+        parent = shown.index(row, 0)
+        result = view.shown.result_at(parent)
+        assert result is not None
+        ids = [
+            shown.index(r, CHECK, parent).data(EXCHANGE_ROLE) for r in range(len(result.exchanges))
+        ]
+        assert ids == list(result.exchanges)

@@ -1,9 +1,11 @@
 """*Request → Check this agent…* (``checkAgentAction``): runs :func:`app.check.runner.run_check`
-on the current tab's agent and shows the report in the ``checkReportDock``.
+on the current tab's agent and shows the report as a tab of the main area (``checkReportView``;
+*View → Check report*, ``checkReportAction``, brings it back once closed).
 
 The agent is the tab's Agent Card URL (its card page's field, prefilled from the endpoint;
 ``{{variables}}`` resolved), checked with the tab's credentials, headers, TLS and proxy.
-Every exchange of the run is recorded in History, so each finding's exchanges open there.
+Every exchange of the run is recorded in History: each finding's exchanges open in the
+report, read-only, and from there in the History dock.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow
 
 from app.check.check_model import CheckEvent
 from app.check.runner import CheckOptions, run_check
 from app.errors import WorkbenchError
-from app.ui.check.check_report import CheckReportDock, CheckReportView
+from app.ui.check.check_report import CheckReportView
 from app.ui.shell.host import TabHost
 
 if TYPE_CHECKING:
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
     from app.ui.history.history_recording import HistoryRecording
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.menus import WindowMenus
+
+
+REPORT_TITLE = "Check report"
 
 
 class CheckHost(TabHost, Protocol):
@@ -39,7 +44,7 @@ class CheckHost(TabHost, Protocol):
 
     @property
     def history_dock(self) -> HistoryDock:
-        """The History dock, where a finding's exchanges open."""
+        """The History dock, where a finding's exchange opens on request."""
         ...
 
     @property
@@ -49,10 +54,11 @@ class CheckHost(TabHost, Protocol):
 
 
 class CheckController(QObject):
-    """The action, the report dock, and the link from a finding's exchange to History.
+    """The action, the report's tab, and the link from a finding's exchange to History.
 
-    ``window`` gets the report dock; ``host`` is the same main window, seen as the holder of
-    tabs, history and menus.
+    ``window`` is the main window; ``host`` is the same window, seen as the holder of tabs,
+    history and menus. The report is one view, kept while its tab is closed and shown
+    again by the next run or *View → Check report*.
 
     Attributes:
         runner: starts a run from its options (``run_check``; tests may replace it).
@@ -62,24 +68,29 @@ class CheckController(QObject):
         super().__init__(window)
         self.host = host
         self.runner: Callable[[CheckOptions], AsyncIterator[CheckEvent]] = run_check
-        self.dock = CheckReportDock(window)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        window.tabifyDockWidget(host.history_dock, self.dock)
-        self.dock.hide()
+        self.view = CheckReportView(window, store=lambda: host.history.store)
+        self.view.hide()  # until its tab opens
         self.action = host.menus.action(
             host.menus.request, "Chec&k this agent…", self.check_current_tab,
             name="checkAgentAction",
         )  # fmt: skip
         self.action.setToolTip(
             "Check the agent the current tab talks to against its card, on every interface"
-            " it lists (pass / fail / warn / skip, each backed by its exchanges in History)"
+            " it lists (pass / fail / warn / skip / n/a, each backed by its exchanges)"
         )
+        self.report_action = host.menus.action(
+            host.menus.view, "Check re&port", self.show_report, name="checkReportAction"
+        )
+        self.report_action.setToolTip("Show the check report's tab (the last run's results)")
         self.view.exchange_requested.connect(self.open_exchange)
         self.view.finished.connect(lambda _ended: host.history_dock.panel.refresh())
 
-    @property
-    def view(self) -> CheckReportView:
-        return self.dock.view
+    def show_report(self) -> None:
+        """Bring the report's tab to the front (added again if it was closed)."""
+        tabs = self.host.tabs
+        if tabs.indexOf(self.view) < 0:
+            tabs.addTab(self.view, REPORT_TITLE)
+        tabs.setCurrentWidget(self.view)
 
     def options_for(self, tab: RequestTab) -> CheckOptions:
         """The run's options from ``tab``: its card URL (else endpoint) and credentials.
@@ -109,8 +120,13 @@ class CheckController(QObject):
         )
 
     def check_current_tab(self) -> None:
-        """Start a run on the current tab's agent; the report dock shows it."""
+        """Start a run on the current tab's agent; the report's tab shows it. With the report
+        in front, the agent it shows is checked again."""
         tab = self.host.current_tab()
+        if tab is None and self.host.tabs.currentWidget() is self.view and self.view.source:
+            if not self.view.running:
+                self.view.run(self.view.source)
+            return
         if tab is None:
             self.host.messages.show("Open a request tab aimed at the agent to check", 8000)
             return
@@ -123,8 +139,7 @@ class CheckController(QObject):
             self.host.messages.show(
                 "History is not open: this check's exchanges are not recorded", 10000
             )
-        self.dock.show()
-        self.dock.raise_()
+        self.show_report()
         self.view.run(lambda: self.runner(options), agent=options.card_url)
 
     def open_exchange(self, entry_id: int) -> None:

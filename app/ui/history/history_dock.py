@@ -41,7 +41,13 @@ from app.session import state_from_dict
 from app.ui.history.fixture_dialog import ExportFixtureDialog
 from app.ui.history.history_fixture import ask_and_export
 from app.ui.history.history_model import COL_ENDPOINT, HistoryModel
-from app.ui.history.history_viewer import CompareDialog, HistoryViewer, big_bodies, compare_text
+from app.ui.history.history_viewer import (
+    CompareDialog,
+    HistoryViewer,
+    big_bodies,
+    compare_text,
+    load_entry,
+)
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -273,15 +279,12 @@ class HistoryPanel(QWidget):
             return
 
         async def load() -> None:
-            await asyncio.to_thread(store.flush, 5.0)
-            entry = await asyncio.to_thread(store.entry, entry_id)
-            if entry is None:
+            loaded = await load_entry(store, entry_id)
+            if loaded is None:
                 self._host.messages.show(f"History has no entry #{entry_id}", 8000)
                 return
-            events = await asyncio.to_thread(store.events, entry_id)
-            big = await asyncio.to_thread(big_bodies, events)
             self.viewer.show()
-            self.viewer.show_exchange(entry, events, big)
+            self.viewer.show_exchange(*loaded)
 
         self._loading.start(load())
 

@@ -8,12 +8,13 @@ two entries' pretty-printed bodies and stream item sequences.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 from collections.abc import Sequence
 
 from PySide6.QtWidgets import QDialog, QTabWidget, QVBoxLayout, QWidget
 
-from app.history.store import HistoryEntry
+from app.history.store import HistoryEntry, HistoryStore
 from app.protocol.events import (
     NOT_JSON,
     ExchangeEnd,
@@ -62,6 +63,22 @@ class HistoryViewer(QTabWidget):
 BigBodies = dict[int, tuple[PrettyBuffer, PrettyBuffer]]
 """The big views' pretty and raw buffers of an exchange's big JSON bodies, by ``id`` of the
 body event."""
+
+
+Loaded = tuple[HistoryEntry, list[ExchangeEvent], BigBodies]
+"""What :meth:`HistoryViewer.show_exchange` takes, as :func:`load_entry` reads it."""
+
+
+async def load_entry(store: HistoryStore, entry_id: int) -> Loaded | None:
+    """Entry ``entry_id``, its events and its big bodies' views, read off the GUI thread
+    (what was recorded last is stored first); None when the store has no such entry."""
+    await asyncio.to_thread(store.flush, 5.0)
+    entry = await asyncio.to_thread(store.entry, entry_id)
+    if entry is None:
+        return None
+    events = await asyncio.to_thread(store.events, entry_id)
+    big = await asyncio.to_thread(big_bodies, events)
+    return entry, events, big
 
 
 def big_bodies(events: Sequence[ExchangeEvent]) -> BigBodies:

@@ -249,11 +249,15 @@ class MainWindow(QMainWindow):
             self.tabs.setTabText(index, title)
 
     def close_tab(self, index: int) -> None:
-        """Close the request tab at ``index``; the session keeps it for *Reopen closed tab*."""
+        """Close the request tab at ``index``; the session keeps it for *Reopen closed tab*.
+        Another tab (the check report) is taken out and told so; its owner keeps it."""
         from app.ui.request.request_tab import RequestTab
 
         widget = self.tabs.widget(index)
         if not isinstance(widget, RequestTab):
+            if widget is not None:
+                self.tabs.removeTab(index)
+                widget.close()
             return
         if hasattr(self, "session"):  # kept for Reopen closed tab, drafts included
             self.session.remember_closed(widget)
