@@ -3,10 +3,10 @@
     python -m tests.smoke.drive_window
 
 Starts A2A Workbench through its entry point (``app.__main__.main``: the window, the demo
-agent as a child process, qasync's loop), then, once the demo agent is ready: sends the demo
-tab's request, streams ``stream 5`` in a new tab, checks the agent (*Request → Check this
-agent…*) and quits with *File → Quit*. Each step prints one ``drive:`` line on stdout; the
-app itself should print nothing.
+agent as a child process, qasync's loop) in the home it is given, a fresh one: the first
+start. Once the demo agent is ready, through the Welcome tab: sends, streams ``stream 5``,
+opens the manual (*Help → Documentation*), checks the agent, then quits with *File → Quit*.
+Each step prints one ``drive:`` line on stdout; the app itself should print nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QPushButton
+
+from app.ui.help.docs_viewer import DocsViewer
+from app.ui.help.welcome_page import WelcomePage
 from app.ui.shell.main_window import MainWindow
 
 TIMEOUT_S = 120.0
@@ -45,26 +50,50 @@ async def drive(window: MainWindow) -> None:
 
 
 async def _steps(window: MainWindow) -> None:
-    await _until(lambda: window.demo_info is not None and window.current_tab() is not None)
+    # The first start (a fresh home): the Welcome tab in front, its steps once the demo
+    # agent is ready.
+    await _until(lambda: window.demo_info is not None and len(window.request_tabs()) == 1)
+    page = window.tabs.currentWidget()
+    assert isinstance(page, WelcomePage), page
+    _say("welcome in front")
+
+    _click(page, "welcomeSendButton")
     tab = window.current_tab()
     assert tab is not None
-    tab.send_button.click()
     await _until(lambda: not tab.busy and tab.response_view.outcome is not None)
     _say(f"send {tab.response_view.status_label.text()}")
 
-    assert window.demo_info is not None
-    stream = window.new_a2a_tab(window.demo_info["jsonrpc_url"], "stream 5")
-    stream.method_combo.setCurrentIndex(stream.method_combo.findData("SendStreamingMessage"))
-    stream.generate_preview()
-    stream.replace_body()
-    stream.send_button.click()
+    _action(window, "gettingStartedAction")
+    _click(page, "welcomeStreamButton")
+    stream = window.current_tab()
+    assert stream is not None and stream is not tab
     await _until(lambda: not stream.busy and stream.response_view.outcome is not None)
     _say(f"stream {stream.timeline.view.model().rowCount()} events")
 
-    window.check.action.trigger()
+    _action(window, "documentationAction")
+    viewer = window.findChild(DocsViewer, "documentationViewer")
+    assert viewer is not None and viewer.isVisible()
+    viewer.open_page("CLI.md", "check")
+    viewer.close()
+    _say("documentation shown")
+
+    _action(window, "gettingStartedAction")
+    _click(page, "welcomeCheckButton")
     await _until(lambda: window.check.view.running, 10)
     await _until(lambda: not window.check.view.running)
     _say("check done")
+
+
+def _click(page: WelcomePage, name: str) -> None:
+    button = page.findChild(QPushButton, name)
+    assert button is not None and button.isEnabled(), name
+    button.click()
+
+
+def _action(window: MainWindow, name: str) -> None:
+    action = window.findChild(QAction, name)
+    assert action is not None, name
+    action.trigger()
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
-"""A quiet, honest terminal (issue 27, point 9): the app started as a person starts it,
-driven through a send, a stream, a check and Quit (tests/smoke/drive_window.py), prints
-nothing of its own — no traceback, no "Exception ignored", no "Task was destroyed", no INFO
-line (``--verbose`` is for those)."""
+"""A quiet, honest terminal (issue 27, point 9): the app started as a person starts it the
+first time, driven from its Welcome tab through a send, a stream, the manual, a check and
+Quit (tests/smoke/drive_window.py), prints nothing of its own — no traceback, no "Exception
+ignored", no "Task was destroyed", no INFO line (``--verbose`` is for those)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ PLATFORM_NOTES = {
 
 
 def test_send_stream_check_and_quit_print_nothing() -> None:
+    # The home of tests/conftest.py: a fresh one, so this is the app's first start.
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
     proc = subprocess.run(
         [sys.executable, "-m", "tests.smoke.drive_window"],
@@ -35,8 +36,10 @@ def test_send_stream_check_and_quit_print_nothing() -> None:
         timeout=280,
     )
     assert proc.stdout.splitlines() == [
+        "drive: welcome in front",
         "drive: send 200 OK",
         "drive: stream 9 events",
+        "drive: documentation shown",
         "drive: check done",
     ], proc.stdout + proc.stderr
     assert proc.returncode == 0, proc.stderr

@@ -215,6 +215,8 @@ def _run(args: argparse.Namespace) -> int:
         demo.ready.connect(window.spec.set_demo_info)
         if demo.info is not None:
             window.spec.set_demo_info(demo.info)
+    if window.session.first_start:
+        window.show_welcome()
     if args.endpoint or (args.no_demo and not window.request_tabs()):
         window.new_a2a_tab(args.endpoint)
     with loop:
