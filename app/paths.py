@@ -18,7 +18,9 @@ file                      where   kept by
 Secrets go to the OS keyring first, under the service :data:`KEYRING_SERVICE`.
 
 Nothing here creates a directory: the writer of a file does, when it writes. The tests point
-every directory at a temporary home through the ``XDG_*`` variables (tests/conftest.py).
+every directory at a temporary home through ``HOME`` and the ``XDG_*`` variables
+(tests/conftest.py); ``--selftest`` through :func:`isolate`, which works the same on every
+platform (platformdirs reads no ``XDG_*`` variable on macOS or Windows).
 platformdirs is imported on first use, and the config directory, read before the first
 paint, is worked out without it where that is plain (:func:`user_config_dir`).
 """
@@ -35,6 +37,20 @@ APP_NAME = "a2a-workbench"
 KEYRING_SERVICE = APP_NAME
 """The OS keyring service the app's secrets are stored under."""
 
+_isolated: Path | None = None
+
+
+def isolate(root: Path | None) -> None:
+    """Put every directory of this module under ``root`` from now on (``config``, ``data``,
+    ``state``, ``cache``, ``logs``), so that a run neither reads nor writes the user's
+    files; None goes back to the user's directories.
+
+    Args:
+        root: an existing directory (``--selftest`` makes a temporary one), or None.
+    """
+    global _isolated
+    _isolated = root
+
 
 # --- directories ------------------------------------------------------------------------
 
@@ -43,6 +59,8 @@ def user_config_dir() -> str:
     """``platformdirs.user_config_dir(APP_NAME)``; on Linux with an absolute
     ``$XDG_CONFIG_HOME`` or ``$HOME`` worked out here as every platformdirs 4 does it:
     importing platformdirs takes ~6 ms before the first paint (bench/startup.py)."""
+    if _isolated is not None:
+        return str(_isolated / "config")
     xdg = os.environ.get("XDG_CONFIG_HOME", "")
     home = os.environ.get("HOME", "")
     plain_linux = sys.platform == "linux" and not hasattr(sys, "getandroidapilevel")
@@ -58,6 +76,8 @@ def user_config_dir() -> str:
 
 def user_data_dir() -> str:
     """``platformdirs.user_data_dir(APP_NAME)``: the session and the history."""
+    if _isolated is not None:
+        return str(_isolated / "data")
     import platformdirs
 
     return platformdirs.user_data_dir(APP_NAME)
@@ -66,6 +86,8 @@ def user_data_dir() -> str:
 def user_state_dir() -> str:
     """``platformdirs.user_state_dir(APP_NAME)``: state worth keeping across runs that is
     neither a setting nor the user's data."""
+    if _isolated is not None:
+        return str(_isolated / "state")
     import platformdirs
 
     return platformdirs.user_state_dir(APP_NAME)
@@ -73,6 +95,8 @@ def user_state_dir() -> str:
 
 def user_cache_dir() -> str:
     """``platformdirs.user_cache_dir(APP_NAME)``: what may be deleted at any time."""
+    if _isolated is not None:
+        return str(_isolated / "cache")
     import platformdirs
 
     return platformdirs.user_cache_dir(APP_NAME)
@@ -80,6 +104,8 @@ def user_cache_dir() -> str:
 
 def user_log_dir() -> str:
     """``platformdirs.user_log_dir(APP_NAME)``: log files."""
+    if _isolated is not None:
+        return str(_isolated / "logs")
     import platformdirs
 
     return platformdirs.user_log_dir(APP_NAME)

@@ -62,16 +62,16 @@ def child_app(url: str) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     import asyncio
 
-    import qasync
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from app.ui.shell import runtime
+    from app.ui.shell.event_loop import WorkbenchLoop
     from app.ui.shell.main_window import MainWindow
 
     app = QApplication([])
     runtime.configure(app)  # as the app does at start (GUI-thread collection, allocator, GIL)
-    loop = qasync.QEventLoop(app)
+    loop = WorkbenchLoop(app)  # the app's loop
     asyncio.set_event_loop(loop)
     window = MainWindow()
     window.show()

@@ -557,17 +557,17 @@ def main() -> int:
     try:
         url, target = server.url, server.target
 
-        import qasync
         from PySide6.QtWidgets import QApplication
 
         from app.ui.shell import runtime
+        from app.ui.shell.event_loop import WorkbenchLoop
         from app.ui.shell.main_window import MainWindow
 
         app = QApplication.instance() or QApplication(sys.argv)
         # As the app does at start (GUI-thread collection, allocator, GIL); the in-process
         # gRPC loops run with it too.
         runtime.configure(app)
-        loop = qasync.QEventLoop(app)
+        loop = WorkbenchLoop(app)  # the app's loop
         asyncio.set_event_loop(loop)
         window = MainWindow()
         window.resize(1280, 800)

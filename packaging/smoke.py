@@ -1,8 +1,9 @@
 """Smoke test of a built bundle: ``python packaging/smoke.py dist/a2a-workbench/a2a-workbench``.
 
 1. ``--selftest`` (offscreen): window, bundled demo agent, one Send answered ``Sum: 42``;
-2. the example spec is inside the bundle and ``run`` sends all of its saved requests to the
-   bundle's own demo agent (``demo-agent`` on free loopback ports).
+2. the example spec and the manual (``app/docs``) are inside the bundle, and ``run`` sends
+   all of the example's saved requests to the bundle's own demo agent (``demo-agent`` on
+   free loopback ports).
 
 Standard library only, so any Python runs it. Exit 0 when all passes; otherwise 1 with the
 failing step's output.
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 EXAMPLE = Path("_internal/app/resources/examples/demo-agent.a2a.yaml")
+MANUAL = Path("_internal/app/docs/GUI.md")
 
 
 def fail(step: str, proc: subprocess.CompletedProcess[str] | None = None) -> int:
@@ -40,6 +42,8 @@ def main(argv: list[str]) -> int:
     example = exe.parent / EXAMPLE
     if not example.is_file():
         return fail(f"no example spec at {example}")
+    if not (exe.parent / MANUAL).is_file():
+        return fail(f"no manual at {exe.parent / MANUAL} (Help → Documentation)")
     agent = subprocess.Popen(
         [str(exe), "demo-agent", "--host", "127.0.0.1", "--port", "0", "--grpc-port", "0"],
         stdout=subprocess.PIPE,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import leaks
+from tests.helpers.home import temporary_home
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
@@ -100,26 +101,25 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 def _isolated_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Settings and data go to a temporary home, never the developer's: every directory of
-    app/paths.py (state and logs under XDG_STATE_HOME)."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    """Settings and data go to a temporary home, never the developer's: ``HOME`` and every
+    directory of app/paths.py (state and logs under XDG_STATE_HOME), for this process and
+    the processes a test starts."""
+    for name, value in temporary_home(tmp_path_factory.mktemp("home")).items():
+        monkeypatch.setenv(name, value)
 
 
 def _test_loop(qapp: Any) -> asyncio.AbstractEventLoop:
-    """qasync's loop, run in pieces by the tests (the app runs it once, for good).
+    """The app's loop (app/ui/shell/event_loop.py), run in pieces by the tests (the app runs
+    it once, for good).
 
     qasync's ``run_until_complete`` ends with one more round of Qt events after the loop
     has stopped; callbacks that round runs (a task's next step) find no running loop, and
     ``asyncio.timeout()`` inside them raises "no running event loop" — a failure the app,
     whose loop never stops, cannot have. Here that last round runs as part of the loop.
     """
-    import qasync
+    from app.ui.shell.event_loop import WorkbenchLoop
 
-    class Loop(qasync.QEventLoop):  # type: ignore[misc]
+    class Loop(WorkbenchLoop):
         def run_forever(self) -> Any:
             try:
                 return super().run_forever()

@@ -35,7 +35,7 @@ def test_every_file_is_in_its_directory() -> None:
 
 
 def test_the_tests_use_a_temporary_home() -> None:
-    """tests/conftest.py points every directory away from the developer's own."""
+    """tests/conftest.py points HOME and every directory away from the developer's own."""
     where = [
         paths.user_config_dir(),
         paths.user_data_dir(),
@@ -45,6 +45,23 @@ def test_the_tests_use_a_temporary_home() -> None:
     ]
     home = Path(os.environ["XDG_CONFIG_HOME"]).parent
     assert all(Path(d).is_relative_to(home) for d in where), where
+    # HOME too: what reads it directly (keyring backends, Qt, the processes a test starts).
+    assert Path(os.environ["HOME"]) == home == Path.home()
+
+
+def test_isolate_puts_every_directory_under_one_folder(tmp_path: Path) -> None:
+    """``--selftest``'s home (app/ui/shell/application.py), on every platform."""
+    users = [paths.session_path(), paths.settings_path(), paths.history_path()]
+    paths.isolate(tmp_path)
+    try:
+        dirs = [paths.user_config_dir(), paths.user_data_dir(), paths.user_state_dir()]
+        dirs += [paths.user_cache_dir(), paths.user_log_dir()]
+        assert all(Path(d).parent == tmp_path for d in dirs) and len(set(dirs)) == 5
+        assert paths.session_path().is_relative_to(tmp_path)
+        assert paths.settings_path().is_relative_to(tmp_path)
+    finally:
+        paths.isolate(None)
+    assert [paths.session_path(), paths.settings_path(), paths.history_path()] == users
 
 
 def test_no_other_module_builds_a_user_path() -> None:

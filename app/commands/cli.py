@@ -78,6 +78,10 @@ def gui_parser(subcommands: Mapping[str, str]) -> argparse.ArgumentParser:
         "--selftest",
         action="store_true",
         help="start with the demo agent, send the first request, check the answer, quit "
-        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests",
+        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests. Runs in a "
+        "temporary home: the user's session, settings and history are neither read nor written",
+    )
+    p.add_argument(
+        "--verbose", action="store_true", help="log INFO lines to stderr too (default: warnings)"
     )
     return p

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
-import sys
 
 from app.commands.cli import CliUsageError, usage_exit
 from app.commands.cli import parser as cli_parser
 from app.demo import demo_tls as tls
+from app.demo import request_log
 from app.demo.demo_server import serve
 
 
@@ -46,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
     tls.add_options(parser)
     parser.add_argument(
-        "--log-level", default="warning", help="stderr log level (default %(default)s)"
+        "--log-level",
+        default="info",
+        help="stderr log level (default %(default)s: one line per request, and warnings)",
     )
     return parser
 
@@ -65,11 +66,7 @@ def main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
     except CliUsageError as exc:
         return usage_exit(f"{exc.prog}: error: {exc.detail}")
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    request_log.configure(args.log_level)
     try:
         return asyncio.run(serve(args))
     except KeyboardInterrupt:

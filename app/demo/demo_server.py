@@ -10,7 +10,8 @@ One process serves protocol 1.0 and 0.3 over all three bindings:
   ``/.well-known/agent.json``, and the public JWKS at ``/.well-known/jwks.json``.
 
 When everything listens, one JSON line ``{"event": "ready", ...}`` goes to stdout (see
-:func:`serve`); logs go to stderr. SIGTERM/SIGINT exit 0 within about a second.
+:func:`serve`); logs go to stderr, one line per request (:mod:`app.demo.request_log`).
+SIGTERM/SIGINT exit 0 within about a second.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from app.demo import demo_tls as tls
 from app.demo import oauth_guard, sdk_workarounds
 from app.demo.agent import DemoAgentExecutor
 from app.demo.oauth_guard import IntrospectionAuthMiddleware
+from app.demo.request_log import GrpcRequestLog, HttpRequestLog
 from app.errors import WorkbenchError
 
 log = logging.getLogger("a2a_workbench.demo")
@@ -367,6 +369,7 @@ def bind_ports(
             # gRPC core logs its own multi-line bind error; a plain probe keeps ours to one line.
             _bind_tcp(host, grpc_port).close()
         interceptors = [BearerAuthInterceptor(token)] if token else [guard] if guard else []
+        interceptors.insert(0, GrpcRequestLog())  # first: it sees the calls auth turns away
         # SO_REUSEPORT (gRPC's default) would let a second server share a busy port silently.
         server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0)])
         address = f"{_url_host(host)}:{grpc_port}"
@@ -504,8 +507,10 @@ async def serve(args: argparse.Namespace) -> int:
     if introspector is not None:
         http_app = IntrospectionAuthMiddleware(http_app, introspector, PUBLIC_PATHS)
     config = uvicorn.Config(
-        http_app,
-        log_level=args.log_level.lower(),
+        HttpRequestLog(http_app),  # one line per request, instead of uvicorn's access log
+        access_log=False,
+        log_config=None,  # app.demo.request_log configured logging; uvicorn keeps to it
+        log_level=None,
         lifespan="off",
         # Bounds the wait for connections that outlive the SSE shutdown signal.
         timeout_graceful_shutdown=1,

@@ -1,4 +1,5 @@
-"""Take README's two screenshots from the real window, with the bundled demo agent.
+"""Take the screenshots of README and docs/GUI.md from the real window, with the bundled demo
+agent.
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python docs/screenshots/take.py
 
@@ -7,6 +8,7 @@ screen.) The app starts the way ``a2a-workbench`` starts it — the main window,
 as a child process, the example spec in the spec dock — in a fresh, temporary home, so the
 user's session, history and settings neither show up in the pictures nor are touched. Then:
 
+- ``welcome.png``: the first start's Welcome tab, once the demo agent is ready;
 - ``send.png``: the demo tab's request sent as it opens (``SendMessage`` ``12 30``) and its
   answer ``Sum: 42``;
 - ``stream.png``: a ``SendStreamingMessage`` of ``stream 6 150`` in a second tab, its
@@ -63,10 +65,15 @@ async def _shoot(window: Any, demo: Any) -> None:
     from PySide6.QtWidgets import QApplication
 
     await window.warm_up()
-    await _until(lambda: window.demo_info is not None and window.current_tab() is not None)
+    await _until(lambda: window.demo_info is not None and len(window.request_tabs()) == 1)
+
+    # 0. The first start: the Welcome tab in front.
+    await _settle()
+    window.grab().save(str(HERE / "welcome.png"))
 
     # 1. The demo tab's request, as the first start offers it: press Send.
-    tab = window.current_tab()
+    (tab,) = window.request_tabs()
+    window.tabs.setCurrentWidget(tab)
     tab.send_or_cancel()
     await _until(lambda: not tab.busy and tab.response_view.outcome is not None)
     await _settle()
@@ -87,11 +94,12 @@ async def _shoot(window: Any, demo: Any) -> None:
 
     await window.shutdown()
     await demo.stop()
+    await asyncio.get_running_loop().shutdown_asyncgens()
     window.close_now()
 
 
 def main() -> int:
-    """Start the window and the demo agent, take both pictures, stop."""
+    """Start the window and the demo agent, take the pictures, stop."""
     home = _fresh_home()
     os.environ.setdefault("QT_API", "pyside6")  # before qasync is imported
     from PySide6.QtWidgets import QApplication
@@ -100,13 +108,12 @@ def main() -> int:
     app.setApplicationName("A2A Workbench")
     app.setOrganizationName("A2A Workbench")
 
-    import qasync
-
     from app.ui.collections.spec_dock import EXAMPLE_SPEC
     from app.ui.shell.demo_process import DemoAgentProcess
+    from app.ui.shell.event_loop import WorkbenchLoop
     from app.ui.shell.main_window import MainWindow
 
-    loop = qasync.QEventLoop(app)
+    loop = WorkbenchLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow()
     window.resize(*SIZE)
@@ -116,13 +123,14 @@ def main() -> int:
     demo.failed.connect(window.on_demo_failed)
     demo.start()
     window.spec.open_spec(EXAMPLE_SPEC, remember=False)
+    window.show_welcome()  # as the first start does (app/ui/shell/application.py)
     window.show()
     try:
         with loop:
             loop.run_until_complete(_shoot(window, demo))
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    print(f"saved {HERE / 'send.png'} and {HERE / 'stream.png'}")
+    print(f"saved welcome.png, send.png and stream.png in {HERE}")
     return 0
 
 

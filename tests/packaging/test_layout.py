@@ -1,5 +1,6 @@
 """The layout the build configuration promises: every package of app/ is listed, and the shipped
-data is read through ``app.resources`` from the checkout's top-level ``resources/`` folder."""
+data is read through ``app.resources`` and ``app.docs`` from the checkout's top-level
+``resources/`` and ``docs/`` folders."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ def test_every_package_of_app_is_listed_in_pyproject() -> None:
     on_disk = {
         ".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "app").rglob("__init__.py")
     }
-    assert listed == on_disk | {"app.resources"}
-    assert config["tool"]["setuptools"]["package-dir"] == {"app.resources": "resources"}
+    assert listed == on_disk | {"app.resources", "app.docs"}
+    assert config["tool"]["setuptools"]["package-dir"] == {
+        "app.resources": "resources",
+        "app.docs": "docs",
+    }
 
 
 def test_a_checkout_reads_the_top_level_resources_folder() -> None:
@@ -29,3 +33,10 @@ def test_a_checkout_reads_the_top_level_resources_folder() -> None:
         REPO / "resources" / "examples" / "demo-agent.a2a.yaml"
     )
     assert not (REPO / "app" / "resources").exists()
+
+
+def test_a_checkout_reads_the_manual_from_the_top_level_docs_folder() -> None:
+    assert Path(str(files("app.docs"))).resolve() == (REPO / "docs").resolve()
+    assert app.shipped.doc_page("GUI.md").resolve() == (REPO / "docs" / "GUI.md").resolve()
+    assert app.shipped.doc_pages() == sorted(p.name for p in (REPO / "docs").glob("*.md"))
+    assert not (REPO / "app" / "docs").exists()

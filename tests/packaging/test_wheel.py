@@ -23,12 +23,14 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.home import temporary_home
 from tests.peers.launch import start_peer
 
 pytestmark = [pytest.mark.packaging, pytest.mark.peer, pytest.mark.timeout(600)]
 
 REPO = Path(__file__).resolve().parents[2]
 RESOURCES = REPO / "resources"
+DOCS = REPO / "docs"
 
 
 def _run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
@@ -36,12 +38,19 @@ def _run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def home_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """This environment in a temporary home: module-scoped fixtures are set up before the
+    per-test one of tests/conftest.py, and must not run the app in the developer's."""
+    return {**os.environ, **temporary_home(tmp_path_factory.mktemp("home"))}
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory, home_env: dict[str, str]) -> Path:
     """The project's wheel, built from a copy of the tracked inputs (a stale ``build/`` of
     the checkout must not leak deleted files into it)."""
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
-    for folder in ("app", "resources"):
+    for folder in ("app", "resources", "docs"):
         shutil.copytree(
             REPO / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
         )
@@ -49,21 +58,24 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(REPO / name, src / name)
     out = base / "dist"
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)]
-    proc = _run(cmd)
+    proc = _run(cmd, env=home_env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (built,) = out.glob("a2a_workbench-*.whl")
     return built
 
 
 @pytest.fixture(scope="module")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A fresh venv with only the wheel installed; ``env`` runs it outside the checkout."""
+def installed(
+    wheel: Path, tmp_path_factory: pytest.TempPathFactory, home_env: dict[str, str]
+) -> Iterator[dict[str, Any]]:
+    """A fresh venv with only the wheel installed; ``env`` runs it outside the checkout, in
+    a temporary home."""
     base = tmp_path_factory.mktemp("venv")
     root = base / "venv"
     venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
     python = root / "bin" / "python"
     # Without our PYTHONPATH: a checkout on it would count as "already installed".
-    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    clean = {k: v for k, v in home_env.items() if k != "PYTHONPATH"}
     cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
     proc = _run([*cmd, "--no-deps", "--no-index", str(wheel)], env=clean)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -84,6 +96,25 @@ def test_the_wheel_ships_every_resource_file(wheel: Path) -> None:
         shipped = {n for n in archive.namelist() if n.startswith("app/resources/")}
     assert "app/resources/examples/demo-agent.a2a.yaml" in tree
     assert tree == shipped
+
+
+def test_the_wheel_ships_the_manual_and_its_screenshots(wheel: Path) -> None:
+    tree = {"app/docs/__init__.py"} | {
+        "app/docs/" + p.relative_to(DOCS).as_posix()
+        for p in (*DOCS.glob("*.md"), *DOCS.glob("screenshots/*.png"))
+    }
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {n for n in archive.namelist() if n.startswith("app/docs/")}
+    assert "app/docs/GUI.md" in tree
+    assert tree == shipped
+
+
+def test_the_installed_app_reads_its_manual(installed: dict[str, Any]) -> None:
+    code = "import app.shipped as r; print(r.doc_page('GUI.md'))"
+    proc = _run([str(installed["python"]), "-c", code], env=installed["env"], cwd=installed["cwd"])
+    assert proc.returncode == 0, proc.stderr
+    page = Path(proc.stdout.strip()).resolve()
+    assert page.is_relative_to(installed["root"].resolve()) and page.is_file()
 
 
 def test_the_installed_app_comes_from_the_venv_with_its_example(installed: dict[str, Any]) -> None:

@@ -16,12 +16,15 @@ PLAIN = [
     ["--endpoint", "http://127.0.0.1:9999/"],
     ["--endpoint", ""],
     ["--no-demo", "--endpoint", "http://h/", "--selftest"],
+    ["--verbose"],
+    ["--selftest", "--verbose", "--no-demo"],
     ["--endpoint", "http://h/", "--no-demo"],
 ]
 LEFT_TO_ARGPARSE = [
     ["--no-d"],  # an abbreviation
     ["--endpoint=http://h/"],
     ["--no-demo", "--no-demo"],
+    ["--verbose", "--verbose"],
     ["--endpoint", "http://a/", "--endpoint", "http://b/"],
     ["--endpoint", "-x"],
 ]

@@ -4,6 +4,11 @@ Order matters: PySide6 is imported before qasync so qasync picks it; the
 loop exists before any async resource; on close, running requests are cancelled, the
 HTTP client closed and the demo agent stopped *before* the loop stops.
 
+The terminal stays quiet: warnings and errors only (``--verbose`` adds the INFO lines), and
+the loop closes abandoned async generators in tasks (app/ui/shell/event_loop.py).
+``--selftest`` runs in a temporary home (:func:`app.paths.isolate`): it neither restores nor
+rewrites the user's session, settings or history.
+
 Start-up is staged for speed (bench/startup.py): the demo agent process is launched first
 (it needs ~2 s to listen), the window frame is shown and painted with only Qt imported,
 and the rest of the app is imported and assembled right after the first paint.
@@ -16,6 +21,7 @@ import logging
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # Before anything imports qasync, so that it picks PySide6 whatever else is installed.
@@ -35,7 +41,7 @@ log = logging.getLogger("app")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    """GUI options: ``--no-demo``, ``--endpoint URL`` and ``--selftest``."""
+    """GUI options: ``--no-demo``, ``--endpoint URL``, ``--selftest`` and ``--verbose``."""
     plain = plain_args(argv)
     if plain is not None:
         return plain
@@ -51,7 +57,8 @@ def plain_args(argv: list[str]) -> argparse.Namespace | None:
     rest (abbreviations, ``--endpoint=URL``, errors, help). Building the parser looks up
     gettext catalogues for every message, ~3 ms before the first paint (bench/startup.py)."""
     values: dict[str, Any] = {"no_demo": False, "endpoint": "", "selftest": False}
-    flags = {"--no-demo": "no_demo", "--selftest": "selftest"}
+    values["verbose"] = False
+    flags = {"--no-demo": "no_demo", "--selftest": "selftest", "--verbose": "verbose"}
     seen: set[str] = set()
     rest = iter(argv)
     for arg in rest:
@@ -90,6 +97,8 @@ async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: boo
     await window.shutdown()
     if demo is not None:
         await demo.stop()
+    # Generators a cancelled exchange left suspended are closed while the loop still runs.
+    await asyncio.get_running_loop().shutdown_asyncgens()
     window.close_now()
     return status
 
@@ -141,13 +150,30 @@ def _paint(app: QApplication, window: MainWindow, timeout: float = 0.5) -> None:
 
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its window is closed; returns the exit status."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parse_args(argv)
+    level = logging.INFO if args.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     # httpx logs every request at INFO; the response view already shows them.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    args = parse_args(argv)
     if args.selftest and args.no_demo:
         print("--selftest needs the demo agent", file=sys.stderr)
         return 3
+    if not args.selftest:
+        return _run(args)
+    import tempfile
+
+    from app import paths
+
+    # A fresh home: no restored tab, and nothing of the user's read or rewritten.
+    with tempfile.TemporaryDirectory(prefix="a2a-workbench-selftest-") as home:
+        paths.isolate(Path(home))
+        try:
+            return _run(args)
+        finally:
+            paths.isolate(None)
+
+
+def _run(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
     app.setApplicationName("A2A Workbench")
@@ -176,11 +202,10 @@ def run_gui(argv: list[str]) -> int:
 
     import asyncio
 
-    import qasync
-
     from app.ui.collections.spec_dock import EXAMPLE_SPEC
+    from app.ui.shell.event_loop import WorkbenchLoop
 
-    loop = qasync.QEventLoop(app)
+    loop = WorkbenchLoop(app)
     asyncio.set_event_loop(loop)
     loop.set_exception_handler(_report_loop_exception)
     window.complete_setup()
@@ -190,6 +215,8 @@ def run_gui(argv: list[str]) -> int:
         demo.ready.connect(window.spec.set_demo_info)
         if demo.info is not None:
             window.spec.set_demo_info(demo.info)
+    if window.session.first_start:
+        window.show_welcome()
     if args.endpoint or (args.no_demo and not window.request_tabs()):
         window.new_a2a_tab(args.endpoint)
     with loop:

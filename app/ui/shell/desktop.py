@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QFont
 
     from app.history.store import HistoryStore
+    from app.ui.help.docs_viewer import DocsViewer
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.command_palette import CommandPalette
     from app.ui.shell.help_dialogs import AboutDialog, ShortcutsDialog
@@ -184,6 +185,12 @@ class Desktop(QObject):
         dialog = AboutDialog(self.window)
         dialog.open()
         return dialog
+
+    def open_documentation(self) -> DocsViewer:
+        """Help → Documentation (F1): the manual shipped with the app, offline."""
+        from app.ui.help.docs_viewer import show_documentation
+
+        return show_documentation(self.window)
 
     def open_shortcuts(self) -> ShortcutsDialog:
         """Help → Keyboard shortcuts: a table made from the menu actions' shortcuts."""

@@ -56,9 +56,11 @@ class MainWindow(QMainWindow):
 
     Signals:
         close_requested: the user asked to close the window (no args).
+        demo_changed: the demo agent became ready or stopped (no args; ``demo_info``).
     """
 
     close_requested = Signal()
+    demo_changed = Signal()
 
     def __init__(self, *, deferred: bool = False) -> None:
         """Build the window; with ``deferred``, the docks wait for :meth:`complete_setup`."""
@@ -249,15 +251,17 @@ class MainWindow(QMainWindow):
             self.tabs.setTabText(index, title)
 
     def close_tab(self, index: int) -> None:
-        """Close the request tab at ``index``; the session keeps it for *Reopen closed tab*.
-        Another tab (the check report) is taken out and told so; its owner keeps it."""
+        """Close the tab at ``index``; the session keeps a request tab for *Reopen closed
+        tab*. Any other page is taken out and closed: the check report stops its run (its
+        owner keeps it), the Welcome page deletes itself on close."""
         from app.ui.request.request_tab import RequestTab
 
         widget = self.tabs.widget(index)
+        if widget is None:
+            return
         if not isinstance(widget, RequestTab):
-            if widget is not None:
-                self.tabs.removeTab(index)
-                widget.close()
+            self.tabs.removeTab(index)
+            widget.close()
             return
         if hasattr(self, "session"):  # kept for Reopen closed tab, drafts included
             self.session.remember_closed(widget)
@@ -267,6 +271,12 @@ class MainWindow(QMainWindow):
     def reopen_closed_tab(self) -> RequestTab | None:
         """File → Reopen closed tab (Ctrl+Shift+T): the tab closed last, as it was."""
         return self.session.reopen() if hasattr(self, "session") else None
+
+    def show_welcome(self) -> QWidget:
+        """Help → Getting started, and the first start: the Welcome tab in front."""
+        from app.ui.help.welcome_page import show_welcome
+
+        return show_welcome(self, self)
 
     # --- demo agent ----------------------------------------------------------------
 
@@ -281,6 +291,13 @@ class MainWindow(QMainWindow):
         if hasattr(self, "session"):  # restored tabs aimed at the last run's demo agent
             self.session.remap_demo(info)
         url = str(info.get("jsonrpc_url", ""))
+        front = self.tabs.currentWidget()
+        self._open_demo_tab(url)
+        if front is not None and front.objectName() == "welcomeTab":
+            self.tabs.setCurrentWidget(front)  # the first start's Welcome stays in front
+        self.demo_changed.emit()
+
+    def _open_demo_tab(self, url: str) -> None:
         # A restored tab already aimed at the demo agent is its tab: one per launch would
         # pile up.
         restored = [t for t in self.request_tabs() if url and t.endpoint_edit.text() == url]
@@ -291,9 +308,9 @@ class MainWindow(QMainWindow):
             return
         tab = self.current_tab()
         if tab is None or tab.endpoint_edit.text() or tab.dirty:  # never overwrite a draft
-            tab = self.new_a2a_tab(str(info.get("jsonrpc_url", "")), DEMO_MESSAGE)
+            tab = self.new_a2a_tab(url, DEMO_MESSAGE)
         else:
-            tab.endpoint_edit.setText(str(info.get("jsonrpc_url", "")))
+            tab.endpoint_edit.setText(url)
             tab.message_text_edit.setText(DEMO_MESSAGE)
             tab.generate_preview()
             tab.replace_body()
@@ -308,6 +325,7 @@ class MainWindow(QMainWindow):
         self.demo_label.setText("Demo agent: not running")
         self.demo_label.setToolTip(reason)
         self.messages.show(reason, 15000)
+        self.demo_changed.emit()
 
     # --- shutdown ------------------------------------------------------------------
 

@@ -41,6 +41,10 @@ class MenuHost(TabHost, Protocol):
         """Bring back the tab closed last."""
         ...
 
+    def show_welcome(self) -> object:
+        """Help → Getting started: the Welcome tab in front."""
+        ...
+
 
 class DesktopActions(Protocol):
     """The Edit, View and Help menus' dialogs and settings (``app.ui.shell.desktop.Desktop``:
@@ -52,6 +56,7 @@ class DesktopActions(Protocol):
     def reset_layout(self) -> None: ...
     def open_shortcuts(self) -> object: ...
     def open_about(self) -> object: ...
+    def open_documentation(self) -> object: ...
 
 
 class WindowMenus:
@@ -269,6 +274,16 @@ class WindowMenus:
         self.request.aboutToShow.connect(self.refresh)
 
     def _build_help(self) -> None:
+        self.getting_started = self.action(
+            self.help, "&Getting started", self.host.show_welcome, name="gettingStartedAction"
+        )
+        self.documentation = self.action(
+            self.help,
+            "&Documentation",
+            self.desktop.open_documentation,
+            name="documentationAction",
+            keys="F1",
+        )
         self.shortcuts_list = self.action(
             self.help,
             "&Keyboard shortcuts",

@@ -68,6 +68,8 @@ class SessionController(QObject):
         self._restoring = False
         self.last_error = ""
         self.previous_demo: dict[str, str] = {}
+        # No session file when restore() ran: the app's first start (the Welcome tab opens).
+        self.first_start = False
         tabs = window.tabs
         tabs.tabBar().tabMoved.connect(self.schedule)
         tabs.currentChanged.connect(self.schedule)
@@ -172,6 +174,7 @@ class SessionController(QObject):
 
     def restore(self) -> int:
         """Open the tabs of the last session; returns how many were restored."""
+        self.first_start = not self.path.exists()
         session, problems = load_session(self.path)
         self.closed = list(session.closed)
         self.previous_demo = dict(session.demo)
