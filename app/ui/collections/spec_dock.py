@@ -357,6 +357,7 @@ class SpecController(QObject):
 
     def _on_open_triggered(self) -> None:
         dialog = QFileDialog(self.window, "Open spec", "", SPEC_FILTER)
+        dialog.setObjectName("openSpecDialog")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(lambda name: self.open_spec_later(Path(name)))
         dialog.open()
