@@ -178,8 +178,8 @@ def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument
         doc.path, doc.notice = target, ""
     elif target.exists():
         doc = load(target)
-    else:
-        doc = SpecDocument.new(path=target)
+    else:  # a new file: named after it (the spec dock shows the title)
+        doc = SpecDocument.new(title=title_for(target), path=target)
     if doc.read_only:
         doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
         doc.data["openapi"] = OPENAPI_VERSION
@@ -187,6 +187,14 @@ def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument
 
 
 T = TypeVar("T")
+
+
+def title_for(path: Path) -> str:
+    """A new document's ``info.title`` from its file name: ``my-agent.a2a.yaml`` → ``my-agent``."""
+    name = path.name
+    for suffix in (".json", ".yaml", ".yml", ".a2a"):
+        name = name.removesuffix(suffix)
+    return name or "A2A requests"
 
 
 def save_edit(current: SpecDocument, change: Callable[[SpecDocument], T]) -> tuple[SpecDocument, T]:

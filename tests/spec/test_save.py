@@ -142,3 +142,11 @@ def test_save_document_writes_a_whole_collection_under_a_new_name(tmp_path: Path
     copy, _ = save.save_document(example, tmp_path / "mine.json", environments=[], store=store)
     assert not copy.read_only and copy.fmt == "json"
     assert len(load(tmp_path / "mine.json").operations()) == len(example.operations())
+
+
+def test_a_new_file_is_titled_after_its_name(tmp_path: Path) -> None:
+    result = save_request(
+        _request(), tmp_path / "my-agent.a2a.yaml", current=None, store=MemoryStore()
+    )
+    assert result.doc is not None and result.doc.data["info"]["title"] == "my-agent"
+    assert save.title_for(Path("x/.a2a.json")) == "A2A requests"

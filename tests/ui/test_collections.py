@@ -329,3 +329,13 @@ def test_context_menu_on_empty_space_offers_new_and_open(qtbot: Any, window: Mai
     menu.close()
     assert not action(window, "closeSpecAction").isEnabled()  # nothing to close
     assert not window.findChild(EnvironmentCombo, "environmentCombo").isEnabled()  # type: ignore[union-attr]
+
+
+def test_two_collections_of_the_same_name_show_their_files(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    window.spec.open_spec(spec_file(tmp_path, "a.a2a.yaml", "Agent", {}))
+    window.spec.open_spec(spec_file(tmp_path, "b.a2a.yaml", "Agent", {}))
+    assert names(window) == ["Agent — a.a2a.yaml", "Agent — b.a2a.yaml"]
+    action(window, "closeSpecAction").trigger()  # b: selected since it was opened last
+    assert names(window) == ["Agent"]

@@ -75,6 +75,7 @@ class SpecController(QObject):
         self.window = window
         self.protected = EXAMPLE_SPEC
         self._opening = OwnedTask()
+        self._reopening = OwnedTask()  # the last session's collections
         self._saving = OwnedTask()
         # Held by each save and each spec-tree edit while it reads, changes and writes.
         self.write_lock = asyncio.Lock()
@@ -406,13 +407,18 @@ class SpecController(QObject):
             finally:
                 self._restoring = None
             problems = [r for r in read if isinstance(r, str)]
-            for state, doc in zip(states, read, strict=True):
-                if isinstance(doc, SpecDocument):
-                    self._opened(doc, False, state)
+            opened = [
+                self._opened(doc, False, state)
+                for state, doc in zip(states, read, strict=True)
+                if isinstance(doc, SpecDocument)
+            ]
+            first = self.collection_at(opened[0].path) if opened else None
+            if first is not None:  # as the dock showed it: from the top
+                self.dock.select_collection(first.key)
             text = f"Reopened {len(states) - len(problems)} collection(s)"
             self.host.messages.show(" · ".join([text, *problems]), 15000)
 
-        self._opening.start(restore())
+        self._reopening.start(restore())
 
     # --- saving --------------------------------------------------------------------
 
@@ -538,6 +544,7 @@ class SpecController(QObject):
         await self.tree_actions.join()
         await self.environments.shutdown()
         await self._opening.shutdown()
+        await self._reopening.shutdown()
 
     async def _save_and_report(self, tab: RequestTab, target: Path, force: bool) -> None:
         try:

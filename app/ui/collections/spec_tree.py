@@ -34,6 +34,8 @@ COLLECTION_ROLE = Qt.ItemDataRole.UserRole + 2
 """The key of the collection a row belongs to (every row has one)."""
 NODE_ROLE = Qt.ItemDataRole.UserRole + 4
 """A collapsible row's name among ``Collection.collapsed``: ``""`` or its tag."""
+LABEL_ROLE = Qt.ItemDataRole.UserRole + 5
+"""A collection row's (name, file name or "", unsaved)."""
 
 UNSAVED_MARK = " *"
 """After the name of an unsaved collection, as after the title of an unsaved tab."""
@@ -69,10 +71,13 @@ class SpecTreeModel(QStandardItemModel):
             self.appendRow(item)
         else:
             item.removeRows(0, item.rowCount())
-        item.setText(collection.name + (UNSAVED_MARK if collection.unsaved else ""))
-        item.setToolTip(_collection_tip(collection))
+        operations = collection.document.operations()
+        file = collection.path.name if collection.path is not None else ""
+        item.setData((collection.name, file, collection.unsaved), LABEL_ROLE)
+        self._label_collections()
+        item.setToolTip(_collection_tip(collection, len(operations)))
         groups: dict[str, QStandardItem] = {}
-        for op in collection.document.operations():
+        for op in operations:
             req = op.request
             tag = req.tags[0] if req.tags else UNTAGGED
             group = groups.get(tag)
@@ -97,6 +102,19 @@ class SpecTreeModel(QStandardItemModel):
         item = self.collection_item(key)
         if item is not None:
             self.removeRow(item.row())
+            self._label_collections()
+
+    def _label_collections(self) -> None:
+        """Each collection's name (its file's too, when another has the same name) and
+        the unsaved mark."""
+        items = [self.item(row) for row in range(self.rowCount())]
+        labels = [item.data(LABEL_ROLE) for item in items if item is not None]
+        names = [label[0] for label in labels]
+        for item, (name, file, unsaved) in zip(items, labels, strict=True):
+            text = f"{name} — {file}" if file and names.count(name) > 1 else name
+            text += UNSAVED_MARK if unsaved else ""
+            if item is not None and item.text() != text:
+                item.setText(text)
 
     def operation(self, index: QModelIndex | QPersistentModelIndex) -> SavedOperation | None:
         """The operation of the row at ``index``, or None for a collection or a tag."""
@@ -137,10 +155,10 @@ def _item(text: str, key: str) -> QStandardItem:
     return item
 
 
-def _collection_tip(collection: Collection) -> str:
+def _collection_tip(collection: Collection, count: int) -> str:
     doc = collection.document
     where = str(collection.path) if collection.path is not None else "Not saved to a file yet"
-    lines = [collection.name, where, f"{len(doc.operations())} request(s)"]
+    lines = [collection.name, where, f"{count} request(s)"]
     if doc.read_only:
         lines.append("Read-only (opened from an older OpenAPI version)")
     if collection.pending and collection.path is not None:
