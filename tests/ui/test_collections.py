@@ -4,6 +4,7 @@ and find them again at the next start; the tree shows whole names with method ba
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -262,11 +263,17 @@ def test_the_open_collections_come_back_at_the_next_start(
     tree.collapse(model.index(0, 0, model.index(0, 0)))  # One › A2A 1.0
     tree.collapse(model.index(2, 0))  # the example, whole
     qloop.run_until_complete(window.session.flush())
+    kept = json.loads(window.session.path.read_text())
+    assert [c["path"] for c in kept["collections"]] == [str(one), str(two), "(bundled example)"]
+    kept["collections"].insert(1, {"path": str(tmp_path / "gone.a2a.yaml")})  # deleted since
+    window.session.path.write_text(json.dumps(kept))
 
     second = MainWindow()  # the next start
     try:
         second.resize(1280, 800)
         wait_until(lambda: len(second.spec.collections) == 3)
+        assert "Reopened 3 of 4 collection(s)" in second.statusBar().currentMessage()
+        assert "gone.a2a.yaml" in second.statusBar().currentMessage()
         assert names(second) == ["One", "Two", "A2A Workbench demo agent"]
         assert [c.active for c in second.spec.collections] == ["a", "b", "demo"]
         view, restored = second.spec.dock.tree, second.spec.dock.model

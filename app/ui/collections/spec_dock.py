@@ -301,6 +301,8 @@ class SpecController(QObject):
         self.collections_changed.emit()
         if remember:
             self.remember(doc.path)
+        if state is not None:  # the last session's: the status bar says it once for all
+            return doc
         message = doc.notice or f"Opened {doc.path}"
         if skipped := sum(1 for p in doc.problems if p.kind == "skipped"):
             message += f" · {skipped} invalid request(s) skipped"
@@ -415,8 +417,9 @@ class SpecController(QObject):
             first = self.collection_at(opened[0].path) if opened else None
             if first is not None:  # as the dock showed it: from the top
                 self.dock.select_collection(first.key)
-            text = f"Reopened {len(states) - len(problems)} collection(s)"
-            self.host.messages.show(" · ".join([text, *problems]), 15000)
+            if problems:  # a file moved or deleted since: say so; the rest came back
+                text = f"Reopened {len(opened)} of {len(states)} collection(s)"
+                self.host.messages.show(" · ".join([text, *problems]), 15000)
 
         self._reopening.start(restore())
 
