@@ -155,11 +155,6 @@ class SpecController(QObject):
         """The open collection of the spec file ``path``."""
         return next((c for c in self.collections if c.is_file(path)), None)
 
-    def document_at(self, path: Path) -> SpecDocument | None:
-        """The document of the open collection of ``path``."""
-        found = self.collection_at(path)
-        return found.document if found is not None else None
-
     def collection_of(self, tab: RequestTab) -> Collection | None:
         """The collection ``tab`` belongs to (None: none, or not open)."""
         if tab.draft.spec_path is not None:
@@ -232,7 +227,8 @@ class SpecController(QObject):
     # --- variables ---------------------------------------------------------------
 
     def set_demo_info(self, info: dict[str, Any]) -> None:
-        """Variables for the example document from the demo agent's ready line."""
+        """The demo agent's addresses (its ready line): the app's values and every
+        collection's ``demo`` environment."""
         if info.get("base_url"):
             self.values["baseUrl"] = str(info["base_url"])
         if info.get("grpc_target"):
