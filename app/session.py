@@ -12,12 +12,22 @@ dropped; other rewritten values (a password in the endpoint's user info) keep th
 the value in the keyring), so a saved tab comes back whole; otherwise the field comes back
 empty and the restored tab lists it in :attr:`TabState.dropped`.
 
+The spec dock's open collections come back too: each spec file in the dock's order, the
+environment selected in it and the tree rows the user collapsed. A collection without a file
+(an import, *New collection*) is never kept here: quitting asks to save it first. A file
+written before collections were kept has no ``collections`` member; the app then opens the
+bundled example, as on a first start.
+
 Format (``schema_version`` 1)::
 
     {"schema_version": 1, "current": 0,
      "tabs":   [{"draft": {SavedRequest}, "base": {SavedRequest} | null,
                  "spec_path": "/abs/file.yaml" | null, "dirty": true, "dropped": ["token"]}],
-     "closed": [... same, oldest first ...]}
+     "closed": [... same, oldest first ...],
+     "collections": [{"path": "/abs/file.yaml", "environment": "demo",
+                      "collapsed": ["", "A2A 0.3"]}]}
+
+(``""`` in ``collapsed`` is the collection's own row, the others are its tags.)
 """
 
 from __future__ import annotations
@@ -67,6 +77,15 @@ class TabState:
         return self.base.name if self.base is not None else self.draft.name
 
 
+@dataclass(frozen=True, slots=True)
+class CollectionState:
+    """One open spec file of the spec dock: its environment and its collapsed tree rows."""
+
+    path: str
+    environment: str = ""
+    collapsed: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class Session:
     """Open tabs in order, the index of the current one, closed tabs oldest first."""
@@ -77,6 +96,9 @@ class Session:
     demo: dict[str, str] = field(default_factory=dict)
     """Where the bundled demo agent listened (``base_url``, ``grpc_target``): it gets new
     ports at every start, and restored tabs pointed at it are moved to the new ones."""
+    collections: list[CollectionState] | None = None
+    """The spec dock's collections in order; None when the file kept none (a first start,
+    or a file from before collections were kept)."""
 
 
 # --- secrets ----------------------------------------------------------------------------
@@ -268,15 +290,39 @@ def state_from_dict(data: Any) -> TabState:
     )
 
 
+def collection_to_dict(state: CollectionState) -> dict[str, Any]:
+    """One collection's JSON."""
+    return {
+        "path": state.path,
+        "environment": state.environment,
+        "collapsed": list(state.collapsed),
+    }
+
+
+def collection_from_dict(data: Any) -> CollectionState:
+    """The inverse of :func:`collection_to_dict`. Raises SessionError."""
+    if not isinstance(data, dict) or not isinstance(data.get("path"), str) or not data["path"]:
+        raise SessionError("a collection is not an object with a path")
+    environment = data.get("environment")
+    collapsed = data.get("collapsed")
+    return CollectionState(
+        path=data["path"],
+        environment=environment if isinstance(environment, str) else "",
+        collapsed=tuple(str(c) for c in collapsed) if isinstance(collapsed, list) else (),
+    )
+
+
 def dumps(session: Session) -> str:
     """The session file's text; credential values are stripped here."""
-    data = {
+    data: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "current": session.current,
         "tabs": [state_to_dict(_private_state(s)) for s in session.tabs],
         "closed": [state_to_dict(_private_state(s)) for s in session.closed[-CLOSED_LIMIT:]],
         "demo": dict(session.demo),
     }
+    if session.collections is not None:
+        data["collections"] = [collection_to_dict(c) for c in session.collections]
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -307,8 +353,26 @@ def loads(text: str) -> tuple[Session, list[str]]:
     demo = data.get("demo")
     demo = {str(k): str(v) for k, v in demo.items()} if isinstance(demo, dict) else {}
     return Session(
-        lists["tabs"], current if isinstance(current, int) else 0, lists["closed"], demo
+        lists["tabs"],
+        current if isinstance(current, int) else 0,
+        lists["closed"],
+        demo,
+        _collections(data.get("collections"), problems),
     ), problems
+
+
+def _collections(items: Any, problems: list[str]) -> list[CollectionState] | None:
+    if items is None:
+        return None
+    if not isinstance(items, list):
+        raise SessionError("'collections' is not a list")
+    found: list[CollectionState] = []
+    for i, item in enumerate(items):
+        try:
+            found.append(collection_from_dict(item))
+        except SessionError as exc:
+            problems.append(f"collections[{i}]: {exc}")
+    return found
 
 
 # --- the file ---------------------------------------------------------------------------

@@ -12,7 +12,8 @@ The GUI runs :func:`save_request` in a worker thread (no Qt here) and shows its
 4. the named environments go into ``x-a2a-environments`` (:mod:`app.spec.environments`),
    their secret values into the :class:`SecretStore`.
 
-:func:`save_environments` writes only the environments (the Environments dialog's OK).
+:func:`save_environments` writes only the environments (the Environments dialog's OK);
+:func:`save_document` writes a whole document under a new name (*Save collection as…*).
 """
 
 from __future__ import annotations
@@ -137,6 +138,36 @@ def save_environments(
     return doc, notes
 
 
+def save_document(
+    current: SpecDocument,
+    target: Path,
+    *,
+    environments: list[Environment],
+    store: SecretStore,
+) -> tuple[SpecDocument, list[str]]:
+    """Write all of ``current`` (an import, a new collection, any open document) with
+    ``environments`` into ``target``, replacing what the file held (blocking); their
+    secret values go to ``store``. ``current`` is copied, never changed; a read-only
+    document is written as an editable OpenAPI 3.2 one.
+
+    Returns:
+        The document as written and one note per secret stored.
+
+    Raises:
+        SpecError: the file cannot be written.
+    """
+    doc = copy.deepcopy(current)
+    fmt = "json" if target.suffix.lower() == ".json" else "yaml"
+    if doc.read_only:
+        doc = SpecDocument(doc.data, target, fmt)
+        doc.data["openapi"] = OPENAPI_VERSION
+    doc.notice = ""
+    envs.write(doc.data, environments, replace=True)
+    notes = envs.store_secrets(environments, store)
+    doc.save(target, fmt)  # refuses to write over the file of content it could not read
+    return doc, notes
+
+
 def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument:
     """The document a save into ``target`` starts from (see the module docstring, 1.)."""
     if current is not None and current.path == target:
@@ -147,8 +178,8 @@ def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument
         doc.path, doc.notice = target, ""
     elif target.exists():
         doc = load(target)
-    else:
-        doc = SpecDocument.new(path=target)
+    else:  # a new file: named after it (the spec dock shows the title)
+        doc = SpecDocument.new(title=title_for(target), path=target)
     if doc.read_only:
         doc = SpecDocument(doc.data, target, "yaml" if target.suffix != ".json" else "json")
         doc.data["openapi"] = OPENAPI_VERSION
@@ -156,6 +187,14 @@ def _target_document(target: Path, current: SpecDocument | None) -> SpecDocument
 
 
 T = TypeVar("T")
+
+
+def title_for(path: Path) -> str:
+    """A new document's ``info.title`` from its file name: ``my-agent.a2a.yaml`` → ``my-agent``."""
+    name = path.name
+    for suffix in (".json", ".yaml", ".yml", ".a2a"):
+        name = name.removesuffix(suffix)
+    return name or "A2A requests"
 
 
 def save_edit(current: SpecDocument, change: Callable[[SpecDocument], T]) -> tuple[SpecDocument, T]:

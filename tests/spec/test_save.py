@@ -29,7 +29,7 @@ class MemoryStore(SecretStore):
         super().__init__()
         self.values: dict[str, str] = {}
 
-    def put(self, name: str, value: str) -> str:
+    def put(self, name: str, value: str, label: str = "") -> str:
         self.values[name] = value
         return f"{{{{{name}}}}} kept in memory"
 
@@ -112,3 +112,41 @@ def test_save_target_and_operation_ids(tmp_path: Path) -> None:
     assert for_target(saved, own, own).operation_id == "sayHello"
     assert for_target(saved, own, tmp_path / "other.yaml").operation_id == ""
     assert same_file(own, tmp_path / "." / "own.yaml")
+
+
+def test_save_document_writes_a_whole_collection_under_a_new_name(tmp_path: Path) -> None:
+    from app.spec.environments import Environment, Variable
+
+    store = MemoryStore()
+    unsaved = SpecDocument.new(title="Imported from curl")
+    unsaved.upsert(_request())
+    unsaved.notice = "Imported from curl; not saved yet"
+    staging = Environment(
+        "staging",
+        [Variable("baseUrl", "https://staging.example.com"), Variable("token", "s3", secret=True)],
+    )
+    target = tmp_path / "imported.a2a.yaml"
+    target.write_text("replaced: entirely\n", encoding="utf-8")  # Save as… over a file
+    written, notes = save.save_document(unsaved, target, environments=[staging], store=store)
+    assert written.path == target and written.notice == "" and unsaved.path is None
+    raw = target.read_bytes()
+    assert b"replaced" not in raw and b"s3" not in raw and list(store.values.values()) == ["s3"]
+    assert len(notes) == 1
+    validate(yaml.safe_load(raw))
+    reread = load(target)
+    assert [o.request.name for o in reread.operations()] == ["Say hello"]
+    assert reread.data["x-a2a-environments"]["staging"]["baseUrl"] == "https://staging.example.com"
+    # A read-only document (the example, an OpenAPI 3.0 import) goes out as an editable one.
+    example = load(EXAMPLE)
+    example.read_only = True
+    copy, _ = save.save_document(example, tmp_path / "mine.json", environments=[], store=store)
+    assert not copy.read_only and copy.fmt == "json"
+    assert len(load(tmp_path / "mine.json").operations()) == len(example.operations())
+
+
+def test_a_new_file_is_titled_after_its_name(tmp_path: Path) -> None:
+    result = save_request(
+        _request(), tmp_path / "my-agent.a2a.yaml", current=None, store=MemoryStore()
+    )
+    assert result.doc is not None and result.doc.data["info"]["title"] == "my-agent"
+    assert save.title_for(Path("x/.a2a.json")) == "A2A requests"

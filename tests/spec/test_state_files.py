@@ -183,3 +183,33 @@ def test_a_session_path_that_cannot_be_read_is_set_aside(tmp_path: Path) -> None
     assert (aside / "inside").read_text() == "kept"
     session.save(path, loaded)
     assert path.is_file()
+
+
+def test_the_spec_dock_collections_round_trip_and_an_older_file_has_none(tmp_path: Path) -> None:
+    from app.session import CollectionState
+
+    path = tmp_path / "session.json"
+    kept = [
+        CollectionState("/specs/one.a2a.yaml", "staging", ("", "A2A 0.3")),
+        CollectionState("(bundled example)"),
+    ]
+    session.save(path, Session([tab("one")], collections=kept))
+    assert json.loads(path.read_text())["collections"][0] == {
+        "path": "/specs/one.a2a.yaml", "environment": "staging", "collapsed": ["", "A2A 0.3"],
+    }  # fmt: skip
+    loaded, problems = session.load(path)
+    assert problems == [] and loaded.collections == kept
+    # No collection open is not "none kept": the next start opens nothing, not the example.
+    session.save(path, Session(collections=[]))
+    assert session.load(path)[0].collections == []
+    # A file from before collections were kept: None, so the app opens the example.
+    data = json.loads(path.read_text())
+    del data["collections"]
+    path.write_text(json.dumps(data))
+    assert session.load(path) == (Session(), [])
+    # A collection this version cannot read is reported, the file set aside, the rest kept.
+    data["collections"] = [{"path": "/a.yaml"}, {"environment": "x"}]
+    path.write_text(json.dumps(data))
+    loaded, problems = session.load(path)
+    assert loaded.collections == [CollectionState("/a.yaml")]
+    assert len(problems) == 1 and "collections[1]" in problems[0]

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QAction, QHelpEvent
-from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QToolTip
+from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QMessageBox, QToolTip
 
 from app.protocol.events import Outcome
 from app.spec.document import load
@@ -196,6 +196,11 @@ def test_saving_offers_the_variable_and_a_restart_keeps_the_environments(
     save = window.findChild(QAction, "saveToSpecAction")
     assert save is not None
     save.trigger()
+    # The tab belongs to no collection: which one? The open file is offered first.
+    which = window.findChild(QInputDialog, "saveTargetDialog")
+    assert which is not None and which.isVisible()
+    assert which.textValue() == "A2A Workbench demo agent (mine.a2a.yaml)"
+    which.accept()
     box = window.findChild(QMessageBox, "useVariableBox")
     assert box is not None and box.isVisible()
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.Yes)

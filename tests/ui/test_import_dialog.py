@@ -92,7 +92,8 @@ def test_paste_curl_preview_import_and_save(
     qtbot.mouseClick(import_button, Qt.MouseButton.LeftButton)
     wait_until(lambda: not dialog.isVisible())
     dock = window.spec.dock
-    assert "(unsaved spec)" in dock.file_label.text() and dock.operation_count() == 2
+    assert dock.model.index(0, 0).data() == "Imported from curl *"  # a new, unsaved collection
+    assert dock.operation_count() == 2
     shot(window, "window-after-import")
     store = window.spec.store
     secret = next(iter(window.spec.document.operations())).request.auth.get("token")  # type: ignore[union-attr]

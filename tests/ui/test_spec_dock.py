@@ -22,7 +22,9 @@ from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 from app.spec.document import load
 from app.spec.xa2a import strip_private_metadata
-from app.ui.collections.spec_dock import EXAMPLE_SPEC, read_recent
+from app.ui.collections.method_badge import BADGE_ROLE, Badge
+from app.ui.collections.recent_specs import read_recent
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.main_window import MainWindow
 
@@ -38,15 +40,10 @@ def tree(window: MainWindow) -> QTreeView:
 
 
 def operation_index(window: MainWindow, operation_id: str) -> Any:
-    model = window.spec.dock.model
-    for g in range(model.rowCount()):
-        group = model.index(g, 0)
-        for r in range(model.rowCount(group)):
-            index = model.index(r, 0, group)
-            op = model.operation(index)
-            if op is not None and op.request.operation_id == operation_id:
-                return index
-    raise AssertionError(operation_id)
+    index = window.spec.dock.model.find("", operation_id)
+    if index is None:
+        raise AssertionError(operation_id)
+    return index
 
 
 def test_spec_tree_shows_one_row_per_operation_grouped_by_tag(
@@ -55,12 +52,16 @@ def test_spec_tree_shows_one_row_per_operation_grouped_by_tag(
     assert window.spec.open_spec(EXAMPLE_SPEC) is not None
     model = window.spec.dock.model
     qtmodeltester.check(model)
-    groups = [model.index(r, 0).data() for r in range(model.rowCount())]
+    top = model.index(0, 0)
+    assert model.rowCount() == 1 and top.data() == "A2A Workbench demo agent"
+    assert str(EXAMPLE_SPEC) in top.data(Qt.ItemDataRole.ToolTipRole)
+    groups = [model.index(r, 0, top).data() for r in range(model.rowCount(top))]
     assert groups == ["A2A 1.0", "A2A 0.3"]
     assert window.spec.dock.operation_count() == 12
     row = operation_index(window, "stream-progress-0-3-grpc")
-    cells = [row.siblingAtColumn(c).data() for c in range(4)]
-    assert cells == ["Stream progress (0.3 gRPC)", "message/stream", "GRPC", "0.3"]
+    assert row.data() == "Stream progress (0.3 gRPC)"
+    assert row.data(BADGE_ROLE) == Badge("STREAM", "stream")
+    assert "message/stream · GRPC · A2A 0.3" in row.data(Qt.ItemDataRole.ToolTipRole)
     assert str(EXAMPLE_SPEC.resolve()) in read_recent(window.spec.recent_path)
 
 

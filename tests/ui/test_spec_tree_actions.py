@@ -123,7 +123,7 @@ def test_rename_duplicate_move_delete_and_undo_are_what_the_file_holds(
     # Right-click → Rename…: the dialog asks, typing a name and Enter renames.
     menu = right_click(window, "sendmessage")
     assert labels(menu) == ["Reveal in tab", "Rename…", "Duplicate", "Move to tag",
-                            "Delete", "Undo", "Redo"]  # fmt: skip
+                            "Delete", "Undo", "Redo", "Close collection"]  # fmt: skip
     shot = Path(os.environ.get(SHOTS_ENV) or tmp_path)
     with_menu(window, menu).save(str(shot / "tree-context-menu-window.png"))
     menu.grab().save(str(shot / "tree-context-menu.png"))
@@ -171,8 +171,9 @@ def test_rename_duplicate_move_delete_and_undo_are_what_the_file_holds(
     ask.accept()
     wait_until(lambda: not actions.busy)
     assert summaries(path)[1] == ("sum-first-copy", "Sum first copy", ["Drafts"])
-    groups = [window.spec.dock.model.index(r, 0).data() for r in range(2)]
-    assert groups == ["SendMessage", "Drafts"]
+    model = window.spec.dock.model
+    top = model.index(0, 0)
+    assert [model.index(r, 0, top).data() for r in range(2)] == ["SendMessage", "Drafts"]
     assert {"name": "Drafts"} in yaml.safe_load(path.read_bytes())["tags"]
 
     # Delete removes it from the file; Ctrl+Z in the tree puts it back where it was.

@@ -2,7 +2,8 @@
 
 The dialog (``importDialog``) reads and parses off the GUI thread, shows every request the
 source held in a preview table — A2A or not, version, binding and the reason — and
-*Import* opens the A2A ones as a new, unsaved spec document in the spec tree. Credentials
+*Import* opens the A2A ones as a new, unsaved collection of the spec dock, beside the
+open ones (never replacing one). Credentials
 never go into the document: they become ``{{variables}}`` whose values are put into the
 app's secret store (OS keyring, else the private secrets file) on *Import*, as *Save to
 spec* does; the dialog says so before anything is stored.
@@ -216,7 +217,7 @@ class ImportDialog(QDialog):
             self.spec.open_document(result.doc)
             message = (
                 f"Imported {result.imported} A2A request(s) from {result.kind} into a new "
-                "spec, not saved yet (Ctrl+S on one of its requests writes the file)"
+                "collection, not saved yet (Ctrl+S on one of its requests writes the file)"
             )
             self.spec.host.messages.show(" · ".join([message, *notes]), 15000)
             self.accept()

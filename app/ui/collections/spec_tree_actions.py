@@ -12,14 +12,20 @@ Delete                 ``deleteOperationAction``          Delete
 Move to tag ▸          ``moveOperationMenu``              (a tag, or *New tag…*)
 Reveal in tab          ``revealOperationAction``          —
 Undo / Redo            ``undoSpecEditAction`` / …Redo…    Ctrl+Z / Ctrl+Shift+Z
+Close collection       ``closeSpecAction``                —
 =====================  =================================  ==========================
 
-Each edit is an :mod:`app.spec.edit` function applied to a copy of the open document and
-written over its file (atomically, in a worker thread, one edit after the other) by
+On a collection's own row the menu offers *New request* (``newRequestInCollectionAction``:
+a tab that belongs to the collection), *Save collection as…* and *Close collection*; on
+empty space *New collection* and *Open spec…*.
+
+Each edit is an :mod:`app.spec.edit` function applied to a copy of the collection's
+document and written over its file (atomically, in a worker thread, one edit after the other) by
 :func:`app.spec.save.save_edit`; the tree then shows the document as written. Tabs holding
 the edited request follow: a rename or move changes their saved name or tags, a delete
 detaches them (their next save adds the request again, and the message says so).
-The bundled example is never written: the editing actions are disabled on it.
+The bundled example is never written: the editing actions are disabled on it, as on a
+collection without a file yet.
 """
 
 from __future__ import annotations
@@ -36,15 +42,18 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu
 
 from app.spec import edit
 from app.spec.document import SavedOperation, SpecDocument, SpecError
-from app.spec.save import same_file, save_edit
+from app.spec.save import save_edit
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
+    from app.ui.collections.collection import Collection
+    from app.ui.collections.collection_actions import CollectionActions
     from app.ui.collections.spec_tree import SpecDock
     from app.ui.request.request_tab import RequestTab
     from app.ui.shell.host import TabHost
 
 READ_ONLY_HINT = "Read-only here: save a request into your own spec (Ctrl+S) to manage it"
+UNSAVED_HINT = "Not in a file yet: Save collection as… first, then manage its requests"
 Change = Callable[[SpecDocument], Any]
 After = Callable[[Any], None]
 
@@ -64,8 +73,13 @@ class SpecTreeHost(Protocol):
         ...
 
     @property
+    def current(self) -> Collection | None:
+        """The collection of the tree's current row."""
+        ...
+
+    @property
     def document(self) -> SpecDocument | None:
-        """The open document."""
+        """The current collection's document."""
         ...
 
     @property
@@ -73,12 +87,32 @@ class SpecTreeHost(Protocol):
         """Held while a document is read, changed and written."""
         ...
 
-    def open_operation(self, op: SavedOperation) -> RequestTab:
+    @property
+    def actions(self) -> CollectionActions:
+        """New, save and close collections."""
+        ...
+
+    @property
+    def open_action(self) -> QAction:
+        """File → Open spec…"""
+        ...
+
+    def collection_at(self, path: Path | None) -> Collection | None:
+        """The open collection of the spec file ``path``."""
+        ...
+
+    def open_operation(
+        self, op: SavedOperation, collection: Collection | None = None
+    ) -> RequestTab:
         """Open a saved request in a tab (or focus the tab holding it)."""
         ...
 
+    def adopt(self, tab: RequestTab, collection: Collection | None) -> None:
+        """Make ``tab`` belong to ``collection``."""
+        ...
+
     def show_document(self, doc: SpecDocument) -> None:
-        """Show ``doc`` as the open document."""
+        """Show ``doc`` as written, in the collection of its file."""
         ...
 
 
@@ -128,6 +162,9 @@ class SpecTreeActions(QObject):
         self.reveal_action = self._action(
             "Reveal in &tab", "revealOperationAction", "", self.reveal
         )
+        self.new_request_action = self._action(
+            "&New request", "newRequestInCollectionAction", "", self.new_request
+        )
         self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setObjectName("undoSpecEditAction")
         self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
@@ -165,14 +202,17 @@ class SpecTreeActions(QObject):
         return self.controller.dock.model.operation(self.tree.currentIndex())
 
     def editable(self) -> bool:
-        """Whether the open document may be changed (not read-only, not the example)."""
-        doc = self.controller.document
-        return (
-            doc is not None
-            and doc.path is not None
-            and not doc.read_only
-            and not same_file(doc.path, self.protected)
-        )
+        """Whether the current collection's file may be changed (not read-only, not the
+        example)."""
+        current = self.controller.current
+        return current is not None and current.writable(self.protected)
+
+    def hint(self) -> str:
+        """Why the current collection's requests cannot be edited ("" when they can)."""
+        current = self.controller.current
+        if current is None or self.editable():
+            return ""
+        return UNSAVED_HINT if current.path is None else READ_ONLY_HINT
 
     def _update_enabled(self, *_args: object) -> None:
         has_op = self.selected() is not None
@@ -181,7 +221,8 @@ class SpecTreeActions(QObject):
             action.setEnabled(can_edit)
         self.move_menu.setEnabled(can_edit)
         self.reveal_action.setEnabled(has_op)
-        tip = "" if self.editable() else READ_ONLY_HINT
+        self.new_request_action.setEnabled(self.controller.current is not None)
+        tip = self.hint()
         for action in (self.rename_action, self.duplicate_action, self.delete_action):
             action.setToolTip(tip or action.text().replace("&", "").rstrip("…"))
 
@@ -189,37 +230,57 @@ class SpecTreeActions(QObject):
         op = self.selected()
         doc = self.controller.document
         if op is None or doc is None or doc.path is None:
+            if op is not None and self.hint():
+                self.host.messages.show(self.hint(), 10000)
             return None
         if not self.editable():
-            self.host.messages.show(READ_ONLY_HINT, 10000)
+            self.host.messages.show(self.hint(), 10000)
             return None
         return op, doc.path
 
     # --- the context menu --------------------------------------------------------------
 
     def _on_context_menu(self, pos: QPoint) -> None:
+        self.show_menu_at(pos)
+
+    def show_menu_at(self, pos: QPoint) -> QMenu:
+        """The context menu of the row at ``pos`` (viewport coordinates): a request's
+        actions, a collection's, or on empty space *New collection* and *Open spec…*."""
         index = self.tree.indexAt(pos)
         if index.isValid():
             self.tree.setCurrentIndex(index)
         self._update_enabled()
+        collections = self.controller.actions
         menu = QMenu(self.tree)
         menu.setObjectName("specTreeMenu")
-        if self.controller.document is not None and not self.editable():
-            hint = menu.addAction(READ_ONLY_HINT)
-            hint.setObjectName("specTreeReadOnlyHint")
-            hint.setEnabled(False)
-        menu.addAction(self.reveal_action)
-        menu.addSeparator()
-        menu.addAction(self.rename_action)
-        menu.addAction(self.duplicate_action)
-        menu.addMenu(self.move_menu)
-        menu.addSeparator()
-        menu.addAction(self.delete_action)
-        menu.addSeparator()
-        menu.addAction(self.undo_action)
-        menu.addAction(self.redo_action)
+        if not index.isValid():
+            menu.addAction(collections.new_action)
+            menu.addAction(self.controller.open_action)
+        elif self.selected() is None:  # a collection's or a tag's row
+            menu.addAction(self.new_request_action)
+            menu.addSeparator()
+            menu.addAction(collections.save_as_action)
+            menu.addAction(collections.close_action)
+        else:
+            if self.hint():
+                hint = menu.addAction(self.hint())
+                hint.setObjectName("specTreeReadOnlyHint")
+                hint.setEnabled(False)
+            menu.addAction(self.reveal_action)
+            menu.addSeparator()
+            menu.addAction(self.rename_action)
+            menu.addAction(self.duplicate_action)
+            menu.addMenu(self.move_menu)
+            menu.addSeparator()
+            menu.addAction(self.delete_action)
+            menu.addSeparator()
+            menu.addAction(self.undo_action)
+            menu.addAction(self.redo_action)
+            menu.addSeparator()
+            menu.addAction(collections.close_action)
         self.menu = menu  # kept for tests and screenshots; replaced by the next one
         menu.popup(self.tree.viewport().mapToGlobal(pos))
+        return menu
 
     def _fill_move_menu(self) -> None:
         self.move_menu.clear()
@@ -242,6 +303,16 @@ class SpecTreeActions(QObject):
         """*Reveal in tab*: focus the tab holding the selected request (open it if none)."""
         op = self.selected()
         return self.controller.open_operation(op) if op is not None else None
+
+    def new_request(self) -> RequestTab | None:
+        """*New request* on a collection: a new tab that belongs to it (Ctrl+S saves there)."""
+        current = self.controller.current
+        if current is None:
+            return None
+        tab = self.host.new_a2a_tab()
+        self.controller.adopt(tab, current)
+        self.host.messages.show(f"New request in {current.name}: Ctrl+S saves it there", 8000)
+        return tab
 
     def rename(self) -> QInputDialog | None:
         """F2: ask for the selected request's new name (a non-modal dialog)."""
@@ -408,10 +479,11 @@ class SpecTreeActions(QObject):
         while self._queue:
             path, select, change, after = self._queue.popleft()
             async with self.controller.write_lock:  # a tab being saved writes first
-                doc = self.controller.document
-                if doc is None or doc.path is None or not same_file(doc.path, path):
-                    self._fail(f"{path} is no longer the open spec; the edit was not made")
+                owner = self.controller.collection_at(path)
+                if owner is None:
+                    self._fail(f"{path} is no longer open; the edit was not made")
                     return
+                doc = owner.document
                 try:
                     written, result = await asyncio.to_thread(save_edit, doc, change)
                 except SpecError as exc:
@@ -419,7 +491,7 @@ class SpecTreeActions(QObject):
                     return
                 self.controller.show_document(written)
             if select:
-                self.select(select)
+                self.select(select, path)
             after(result)
             self._update_enabled()
 
@@ -429,21 +501,20 @@ class SpecTreeActions(QObject):
         self.undo_stack.clear()
         self.host.messages.show(f"Not changed: {text}", 15000)
 
-    def select(self, operation_id: str) -> QModelIndex | None:
-        """Make the row of ``operation_id`` the tree's current row."""
+    def select(self, operation_id: str, path: Path | None = None) -> QModelIndex | None:
+        """Make the row of ``operation_id`` the tree's current row: in the collection of
+        ``path``, else in the current one (else in any)."""
+        owner = self.controller.collection_at(path) if path is not None else None
+        owner = owner or self.controller.current
         model = self.controller.dock.model
-        for g in range(model.rowCount()):
-            group = model.index(g, 0)
-            for r in range(model.rowCount(group)):
-                index = model.index(r, 0, group)
-                op = model.operation(index)
-                if op is not None and op.request.operation_id == operation_id:
-                    self.tree.setCurrentIndex(index)
-                    return index
-        return None
+        index = model.find(owner.key if owner is not None else "", operation_id)
+        if index is not None:
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+        return index
 
     def documents_changed(self) -> None:
-        """Another document was opened: the undo history belongs to the old one."""
+        """A collection was closed: edits waiting to be undone may be in its file."""
         self.undo_stack.clear()
         self._update_enabled()
 

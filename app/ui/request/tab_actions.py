@@ -136,5 +136,7 @@ class TabActions(QObject):
         new.draft.spec_path = tab.draft.spec_path
         new.variables = tab.variables
         new.refresh_card_url()
+        if (collection := self.spec.collection_of(tab)) is not None:
+            self.spec.adopt(new, collection)  # one without a file yet, too
         self.host.messages.show(f"Duplicated '{tab.title()}': Ctrl+S saves the copy", 8000)
         return new

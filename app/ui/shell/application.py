@@ -209,7 +209,9 @@ def _run(args: argparse.Namespace) -> int:
     asyncio.set_event_loop(loop)
     loop.set_exception_handler(_report_loop_exception)
     window.complete_setup()
-    if EXAMPLE_SPEC.exists():  # the demo agent's saved requests, in the spec tree
+    # The demo agent's saved requests, in the spec tree, unless the last session's
+    # collections came back instead (the user may have closed the example).
+    if EXAMPLE_SPEC.exists() and window.session.last_collections is None:
         window.spec.open_spec(EXAMPLE_SPEC, remember=False)
     if demo is not None:
         demo.ready.connect(window.spec.set_demo_info)

@@ -128,10 +128,13 @@ class MainWindow(QMainWindow):
         # The last session's tabs (drafts included) come back; edits are autosaved.
         from app.ui.shell.tab_session import SessionController
 
-        self.session: SessionController = SessionController(self, parent=self)
+        self.session: SessionController = SessionController(
+            self, parent=self, collections=self.spec
+        )
         for tab in self.request_tabs():
             self.session.watch(tab)
         self.session.restore()
+        self.spec.collections_changed.connect(self.session.schedule)
 
     def _setup_history(self) -> None:
         """The History dock (View → History) and the recording of every exchange."""
@@ -363,6 +366,9 @@ class MainWindow(QMainWindow):
             event.accept()
             return
         event.ignore()
+        if hasattr(self, "spec"):  # unsaved collections: Save all / Discard / Cancel first
+            self.spec.actions.confirm_quit(self.close_requested.emit)
+            return
         self.close_requested.emit()
 
 

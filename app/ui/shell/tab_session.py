@@ -3,7 +3,8 @@
 :class:`SessionController` belongs to the main window. It
 
 * restores the tabs of the last session when the window is set up (their drafts, unsaved
-  markers and spec files);
+  markers and spec files), and hands the spec dock's collections to their keeper (their
+  files, environments and collapsed rows; :class:`CollectionKeeper`);
 * saves the session (:mod:`app.session`: atomic, 0600, no credential values) a couple of
   seconds after an edit, when tabs open, close or move, and on shutdown — the file work
   runs in a worker thread;
@@ -19,12 +20,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer
 
 from app.paths import session_path
-from app.session import CLOSED_LIMIT, Session, TabState
+from app.session import CLOSED_LIMIT, CollectionState, Session, TabState
 from app.session import load as load_session
 from app.session import save as save_session
 from app.spec.xa2a import SavedRequest
@@ -45,15 +46,36 @@ def _essentials(saved: SavedRequest) -> tuple[object, ...]:
             saved.headers, saved.query, saved.auth, saved.tenant)  # fmt: skip
 
 
+class CollectionKeeper(Protocol):
+    """Who keeps the spec dock's collections (``SpecController``: typed here, not
+    imported)."""
+
+    def collection_states(self) -> list[CollectionState]:
+        """The open collections, for the session file."""
+        ...
+
+    def restore_collections(self, states: list[CollectionState]) -> None:
+        """Open the last session's collections."""
+        ...
+
+
 class SessionController(QObject):
     """Session autosave/restore and the closed-tab stack of one main window."""
 
     def __init__(
-        self, window: TabHost, path: Path | None = None, *, parent: QObject | None = None
+        self,
+        window: TabHost,
+        path: Path | None = None,
+        *,
+        parent: QObject | None = None,
+        collections: CollectionKeeper | None = None,
     ) -> None:
         super().__init__(parent)
         self.window = window
         self.path = path if path is not None else session_path()
+        self.collections = collections
+        self.last_collections: list[CollectionState] | None = None
+        """The collections the last session kept (None: it kept none, a first start)."""
         self.closed: list[TabState] = []
         # Tabs that still hold exactly what the demo agent put in them: not worth keeping
         # (the next start opens a fresh one pointed at the new demo agent).
@@ -170,12 +192,21 @@ class SessionController(QObject):
             if tab is current_tab:
                 current = len(states)
             states.append(state)
-        return Session(states, current, list(self.closed), dict(self.previous_demo))
+        kept = (
+            self.collections.collection_states()
+            if self.collections is not None
+            else self.last_collections
+        )
+        return Session(states, current, list(self.closed), dict(self.previous_demo), kept)
 
     def restore(self) -> int:
-        """Open the tabs of the last session; returns how many were restored."""
+        """Open the tabs of the last session, and its collections; returns how many tabs
+        were restored."""
         self.first_start = not self.path.exists()
         session, problems = load_session(self.path)
+        self.last_collections = session.collections
+        if self.collections is not None and session.collections is not None:
+            self.collections.restore_collections(session.collections)
         self.closed = list(session.closed)
         self.previous_demo = dict(session.demo)
         self._update_reopen_action()

@@ -52,6 +52,8 @@ class Colours:
     # Keyed by task state value (``app.protocol.stream.stream_items.TaskState``).
     state_badge: dict[str, str] = field(default_factory=dict)
     state_text: dict[str, str] = field(default_factory=dict)
+    # Keyed by method kind (``app.ui.collections.method_badge``): text on Base.
+    method_text: dict[str, str] = field(default_factory=dict)
 
     def badge_for_state(self, state: str) -> str:
         """The state badge's background (neutral for a state without one)."""
@@ -103,6 +105,14 @@ LIGHT = Colours(
         "canceled": "#6a1b9a",
         "unknown": "#616161",
     },
+    method_text={
+        "send": "#a35200",
+        "stream": "#1565c0",
+        "read": "#277030",
+        "cancel": "#c62828",
+        "push": "#6a1b9a",
+        "other": "#616161",
+    },
 )
 
 DARK = Colours(
@@ -135,6 +145,14 @@ DARK = Colours(
         "rejected": "#ef9a9a",
         "canceled": "#ce93d8",
         "unknown": "#bdbdbd",
+    },
+    method_text={
+        "send": "#ffb74d",
+        "stream": "#90caf9",
+        "read": "#81c784",
+        "cancel": "#ef9a9a",
+        "push": "#ce93d8",
+        "other": "#bdbdbd",
     },
 )
 

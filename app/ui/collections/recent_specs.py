@@ -1,0 +1,71 @@
+"""*File → Recent specs*: the spec files opened or saved last, newest first, kept in
+``recent-specs.json`` (:func:`app.paths.recent_specs_path`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QMenu, QWidget
+
+from app.fileio import atomic_write
+from app.paths import recent_specs_path
+
+RECENT_LIMIT = 10
+
+
+def read_recent(path: Path) -> list[str]:
+    """Recent spec paths, newest first ([] when the file is missing or unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    items = data.get("recent", []) if isinstance(data, dict) else []
+    return [str(p) for p in items if isinstance(p, str)][:RECENT_LIMIT]
+
+
+def write_recent(path: Path, items: list[str]) -> None:
+    """Write the recent list atomically (temp file + rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"schema_version": 1, "recent": items[:RECENT_LIMIT]}
+    atomic_write(path, json.dumps(body, indent=2) + "\n")
+
+
+class RecentSpecs:
+    """The *Recent specs* menu (``recentSpecsMenu``): picking an entry calls ``open_later``
+    with its path; a file that cannot be written is said through ``say``."""
+
+    def __init__(
+        self,
+        parent: QWidget,
+        open_later: Callable[[Path], None],
+        say: Callable[[str], None],
+    ) -> None:
+        self.path = recent_specs_path()
+        self._open_later = open_later
+        self._say = say
+        self.menu = QMenu("&Recent specs", parent)
+        self.menu.setObjectName("recentSpecsMenu")
+        self.fill()
+
+    def fill(self) -> None:
+        """List the file's entries (the menu is disabled when there are none)."""
+        self.menu.clear()
+        items = read_recent(self.path)
+        for item in items:
+            action = self.menu.addAction(item)
+            action.triggered.connect(lambda _checked=False, p=item: self._open_later(Path(p)))
+        self.menu.setEnabled(bool(items))
+
+    def remember(self, path: Path | None) -> None:
+        """Put ``path`` first."""
+        if path is None:
+            return
+        text = str(Path(path).resolve())
+        items = [text, *(p for p in read_recent(self.path) if p != text)]
+        try:
+            write_recent(self.path, items)
+        except OSError as exc:
+            self._say(f"Could not update recent specs: {exc}")
+        self.fill()
