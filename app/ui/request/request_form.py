@@ -68,6 +68,7 @@ class RequestForm(QWidget):
         self.deadline_spin.setObjectName("deadlineSpin")
         self.deadline_spin.setRange(0.0, 86400.0)
         self.deadline_spin.setDecimals(1)
+        self.deadline_spin.setPrefix("deadline ")
         self.deadline_spin.setSuffix(" s")
         self.deadline_spin.setSpecialValueText("no deadline")
         self.deadline_spin.setToolTip(

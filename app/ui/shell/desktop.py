@@ -100,26 +100,29 @@ class Desktop(QObject):
     # --- applying --------------------------------------------------------------------
 
     def apply_settings(self, new: Settings) -> None:
-        """Use and save ``new``; tabs still at the old default timeout get the new one."""
+        """Use and save ``new``; tabs still at the old default timeout or deadline get the
+        new one."""
         old = self.file.settings
         self.file.settings = new
         self._save()
         if new.theme != old.theme:
             self.theme.apply(new.theme)
+            self.host.menus.show_theme(new.theme)
         if (new.editor_font, new.editor_font_size) != (old.editor_font, old.editor_font_size):
             self._apply_font()
-        if new.default_timeout != old.default_timeout:
-            for tab in self.host.request_tabs():
-                if tab.deadline_spin.value() == old.default_timeout:
-                    tab.deadline_spin.setValue(new.default_timeout)
+        for tab in self.host.request_tabs():
+            tab.set_default_timeout(new.default_timeout)  # a tab's own timeout stays
+            if tab.deadline_spin.value() == old.default_deadline:
+                tab.deadline_spin.setValue(new.default_deadline)
 
     def set_theme(self, choice: ThemeChoice) -> None:
         """View → Theme: use ``choice`` from now on."""
         self.apply_settings(self.settings._replace(theme=choice))
 
     def prepare_tab(self, tab: RequestTab) -> None:
-        """A new tab starts with the default timeout."""
-        tab.deadline_spin.setValue(self.settings.default_timeout)
+        """A new tab starts with the default timeout and deadline."""
+        tab.set_default_timeout(self.settings.default_timeout)
+        tab.deadline_spin.setValue(self.settings.default_deadline)
 
     # --- window layout ---------------------------------------------------------------
 
