@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.stream.item_info import TaskState
 from app.protocol.stream.lifecycle import StreamEnding
 from app.protocol.stream.stream_session import StreamSession
 from app.ui.shell import theme
@@ -44,6 +45,10 @@ STOP_TIP = (
 CANCEL_TASK_TIP = (
     "Cancel task (remote): send CancelTask (tasks/cancel in 0.3) for this task to the agent."
     " An open stream stays open and shows the cancellation."
+)
+FOLLOW_UP_TIP = (
+    "Prepare the next turn in the request form: same contextId, and taskId when the task"
+    " waits for input (nothing is sent until you Send)"
 )
 COUNT_TIP = (
     "Rows in the table (stream events, plus a row for each connection's end, markers and"
@@ -91,12 +96,7 @@ class TimelineHeader(QWidget):
             " and append its events to this timeline",
         )
         self.cancel_button = _button("cancelTaskButton", "Cancel task", CANCEL_TASK_TIP)
-        self.follow_up_button = _button(
-            "followUpButton",
-            "Follow up",
-            "Prepare the next turn in the request form: same contextId, and taskId when the"
-            " task waits for input (nothing is sent until you Send)",
-        )
+        self.follow_up_button = _button("followUpButton", "Follow up", FOLLOW_UP_TIP)
 
         status = QHBoxLayout()
         status.addWidget(self.state_label)
@@ -170,12 +170,32 @@ class TimelineHeader(QWidget):
             )
 
     def update_buttons(self, session: StreamSession) -> None:
-        """Enable what makes sense now; every button stays where it is."""
+        """Enable what makes sense now; every button stays where it is, and a disabled
+        one says why in its tooltip."""
         has_task = bool(session.task_id)
+        state = session.state
+        finished = state is not None and state.terminal
         self.stop_button.setEnabled(session.running)
-        self.cancel_button.setEnabled(has_task)
+        self.cancel_button.setEnabled(has_task and not finished)
+        self.cancel_button.setToolTip(
+            CANCEL_TASK_TIP
+            if has_task and not finished
+            else _finished_tip(state, "a finished task cannot be canceled")
+            if finished
+            else "No task yet: the stream has not named one"
+        )
         self.resubscribe_button.setEnabled(has_task and not session.running)
-        self.follow_up_button.setEnabled(bool(session.context_id) and not session.running)
+        follow = bool(session.context_id) and not session.running and not finished
+        self.follow_up_button.setEnabled(follow)
+        self.follow_up_button.setToolTip(
+            FOLLOW_UP_TIP
+            if follow
+            else _finished_tip(state, "it takes no more messages; Send starts a new task")
+            if finished
+            else "Wait for the stream to end (or Stop it)"
+            if session.running
+            else "No context yet: the stream has not named one"
+        )
         self.copy_button.setEnabled(has_task)
         self.copy_context_button.setEnabled(bool(session.context_id))
 
@@ -191,6 +211,10 @@ class TimelineHeader(QWidget):
         if field.text():
             field.copy_id()
             QToolTip.showText(QCursor.pos(), "Copied", button)
+
+
+def _finished_tip(state: TaskState | None, why: str) -> str:
+    return f"The task is {state.value if state else 'finished'}: {why}"
 
 
 def _set_label(label: QLabel, text: str, role: str | None = None, extra: str = "") -> None:

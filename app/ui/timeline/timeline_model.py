@@ -38,6 +38,10 @@ FLUSH_INTERVAL_MS = 100
 
 COLUMNS = ("#", "+ms", "Kind", "Task", "State", "Summary")
 COL_SEQ, COL_TIME, COL_KIND, COL_TASK, COL_STATE, COL_SUMMARY = range(len(COLUMNS))
+TIME_TIP = (
+    "Milliseconds since this exchange's first request was sent: resubscriptions, Cancel"
+    " task and push deliveries count from the same start"
+)
 
 
 _ROOT = QModelIndex()
@@ -73,7 +77,8 @@ class TimelineRow:
     append). Change a copy and pass it to :meth:`TimelineModel.refresh` to update the model.
 
     Attributes:
-        t_ms: milliseconds since the request of this row's connection was sent.
+        t_ms: milliseconds since the timeline's first request was sent (every connection
+            and side request counts from it).
         kind: what the row is.
         task_id, state: the task it is about and the state it reports.
         summary: the one-line description.
@@ -369,10 +374,12 @@ class TimelineModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+        if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_TIME:
+            return TIME_TIP
         return None
 
     def data(
