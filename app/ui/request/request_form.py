@@ -37,6 +37,14 @@ from app.ui.shell.widgets import CodeView, titled
 from app.ui.timeline.timeline_panel import TimelinePanel
 
 
+def whole_tabs(tabs: QTabWidget) -> None:
+    """Every tab title of ``tabs`` shows whole: the pane is never narrower than its tab bar
+    (no titles behind scroll arrows, none elided)."""
+    bar = tabs.tabBar()
+    bar.setUsesScrollButtons(False)
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+
+
 class RequestForm(QWidget):
     """Version, binding, endpoint, method, body draft and the request pages, with the
     result pages (response, timeline) beside them."""
@@ -167,6 +175,8 @@ class RequestForm(QWidget):
         # The stream timeline: streaming methods switch to it.
         self.timeline = TimelinePanel()
         self.result_tabs.addTab(self.timeline, "Timeline")
+        for tabs in (self.editor_tabs, self.result_tabs):
+            whole_tabs(tabs)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("requestSplitter")
         split.addWidget(self.editor_tabs)

@@ -161,7 +161,11 @@ class TimelinePanel(QWidget):
         split.setObjectName("timelineSplitter")
         split.addWidget(table)
         split.addWidget(detail)
-        split.setSizes([400, 220])
+        # Half each, and a shorter pane (a dock opened below) takes from both alike: the
+        # detail stays as readable as the table.
+        split.setSizes([300, 300])
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
