@@ -192,7 +192,7 @@ def test_a_finished_task_disables_cancel_task_and_follow_up_and_says_why(
 def test_plus_ms_counts_from_the_first_send_across_connections(
     qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
 ) -> None:
-    tab = new_tab(window, sdk_peer["jsonrpc_url"], "SendStreamingMessage", "stream 100 100")
+    tab = new_tab(window, sdk_peer["jsonrpc_url"], "SendStreamingMessage", "stream 15 100")
     panel = panel_of(tab)
     header = panel.view.model().headerData(COL_TIME, Qt.Orientation.Horizontal)
     assert header == "+ms"
@@ -205,8 +205,8 @@ def test_plus_ms_counts_from_the_first_send_across_connections(
     settle(wait_until, 0.3)
     click(qtbot, tab, "stopButton")
     wait_until(lambda: not tab.busy and not panel.running)
-    first = [panel.model.row_at(i) for i in range(panel.model.rowCount())]
     settle(wait_until, 0.3)
+    first = [panel.model.row_at(i) for i in range(panel.model.rowCount())]
     click(qtbot, tab, "resubscribeButton")
     wait_until(
         lambda: any(
@@ -223,8 +223,8 @@ def test_plus_ms_counts_from_the_first_send_across_connections(
     # The resubscription's events come after everything of the first connection, on one clock.
     assert second[0].marker and second[0].t_ms >= last_of_first + 250
     assert all(r.t_ms >= second[0].t_ms for r in second[1:])
-    click(qtbot, tab, "stopButton")
-    wait_until(lambda: not tab.busy and not panel.running)
+    wait_until(lambda: not tab.busy and panel.ending is not None, timeout=15)  # to its end
+    settle(wait_until)
 
 
 def _frame(result: dict[str, Any]) -> bytes:

@@ -33,6 +33,7 @@ from app.ui.request.headers_panel import HeadersPanel
 from app.ui.request.shape_banner import ShapeBanner
 from app.ui.request.tls_panel import TlsPanel
 from app.ui.response.response_view import ResponseView
+from app.ui.shell import spacing
 from app.ui.shell.widgets import CodeView, titled
 from app.ui.timeline.timeline_panel import TimelinePanel
 
@@ -131,6 +132,7 @@ class RequestForm(QWidget):
         self.shape_banner = ShapeBanner()
 
         row1 = QHBoxLayout()
+        spacing.flush(row1)
         row1.addWidget(self.version_combo)
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
@@ -139,6 +141,7 @@ class RequestForm(QWidget):
         row1.addWidget(self.deadline_spin)
         row1.addWidget(self.send_button)
         row2 = QHBoxLayout()
+        spacing.flush(row2)
         row2.addWidget(QLabel("Method"))
         row2.addWidget(self.method_combo)
         row2.addWidget(QLabel("Text"))
@@ -184,6 +187,7 @@ class RequestForm(QWidget):
         split.setSizes([500, 600])
 
         layout = QVBoxLayout(self)
+        spacing.page(layout)
         layout.addLayout(row1)
         layout.addLayout(row2)
         layout.addWidget(split, 1)

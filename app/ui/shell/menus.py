@@ -328,6 +328,9 @@ class WindowMenus:
             self.add_view_toggle(dock.toggleViewAction())
         for bar in self.window.findChildren(QToolBar):
             self.add_view_toggle(bar.toggleViewAction())
+        from app.ui.shell.icons import decorate_actions
+
+        decorate_actions(self.window)  # one icon set: Qt's standard icons
 
     def add_view_toggle(self, action: QAction) -> None:
         """List a dock's or toolbar's toggle action in View (once)."""

@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
 from app.protocol.stream.item_info import TaskState
 from app.protocol.stream.lifecycle import StreamEnding
 from app.protocol.stream.stream_session import StreamSession
-from app.ui.shell import theme
+from app.ui.shell import spacing, theme
 from app.ui.shell.elided import ElidedLabel, IdField
 
 # Theme roles (colours: app/ui/shell/theme.py).
 _IDLE_BADGE, _STALE_BADGE = "badge-idle", "badge-warn"
-_ENDING_BAD, _ENDING_WARN = "text-error", "text-warn"
+_ENDING_BAD = f"text-status:{theme.Status.ERROR}"
+_ENDING_WARN = f"text-status:{theme.Status.WARNING}"
+_ENDING_LIVE = f"text-status:{theme.Status.STREAMING}"
 
 STOP_TIP = (
     "Stop (local): close this connection. Nothing is sent to the agent: the task keeps"
@@ -104,8 +106,8 @@ class TimelineHeader(QWidget):
         status.addWidget(self.count_label)
         # One row per id, the full width each: a whole UUID fits in the narrowest pane.
         ids = QGridLayout()
-        ids.setHorizontalSpacing(6)
-        ids.setVerticalSpacing(2)
+        ids.setHorizontalSpacing(spacing.GAP)
+        ids.setVerticalSpacing(spacing.TIGHT)
         for row, (caption, edit, button) in enumerate(
             (
                 ("task", self.task_edit, self.copy_button),
@@ -120,16 +122,16 @@ class TimelineHeader(QWidget):
         buttons.addWidget(_caption("Connection:", "What these do stays on this machine"))
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.resubscribe_button)
-        buttons.addSpacing(4)
+        buttons.addSpacing(spacing.TIGHT)
         buttons.addWidget(_separator())
-        buttons.addSpacing(4)
+        buttons.addSpacing(spacing.TIGHT)
         buttons.addWidget(_caption("Task:", "Requests about the task on the agent"))
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.follow_up_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 2)
-        layout.setSpacing(4)
+        layout.setContentsMargins(0, spacing.TIGHT, 0, spacing.TIGHT)
+        layout.setSpacing(spacing.GAP)
         layout.addLayout(status)
         layout.addLayout(ids)
         layout.addLayout(buttons)
@@ -158,7 +160,7 @@ class TimelineHeader(QWidget):
         ending = session.ending
         if session.running:
             self.ending_label.set_text("streaming…")
-            theme.style(self.ending_label, "plain")
+            theme.style(self.ending_label, _ENDING_LIVE)
         elif ending is None:
             self.ending_label.set_text("")
         else:
