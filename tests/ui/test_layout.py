@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QToolBar,
+    QToolButton,
     QWidget,
 )
 
@@ -260,3 +261,45 @@ def test_with_every_panel_open_the_window_still_fits_a_1280_by_800_screen(
         where = tabs.tabText(index)
         assert need.width() <= SCREEN_INSIDE[0], where
         assert need.height() <= SCREEN_INSIDE[1], where
+
+
+def test_the_card_sections_wrap_instead_of_hiding(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    window.resize(1280, 800)
+    tab = demo_tab(qtbot, window, wait_until, sdk_peer)
+    bar = tab.card_panel.findChild(QWidget, "cardSectionsBar")
+    sections = tab.card_panel.sections
+    assert bar is not None and bar.isVisible()
+    titles = [b for b in bar.findChildren(QToolButton) if b.isVisible()]
+    assert [b.text() for b in titles] == [sections.tabText(i) for i in range(sections.count())]
+    assert titles[0].text() == "Interfaces (6)"
+    # Eight titles in a pane of ~500 px: two rows, each title whole, none behind an arrow.
+    rows = {b.y() for b in titles}
+    assert len(rows) == 2
+    assert all(b.width() >= b.sizeHint().width() for b in titles)
+    # A title is a tab: clicking it shows its page and marks it.
+    raw = next(b for b in titles if b.text() == "Raw")
+    qtbot.mouseClick(raw, Qt.MouseButton.LeftButton)
+    assert sections.currentIndex() == tab.card_panel.readout.raw_index and raw.isChecked()
+    assert not titles[0].isChecked()
+
+
+def test_the_timeline_detail_stays_readable_with_history_open(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.resize(1280, 800)
+    tab = window.new_a2a_tab("http://127.0.0.1:9/")
+    tab.result_tabs.setCurrentWidget(tab.timeline)
+    action = window.findChild(QAction, "historyDockAction")
+    assert action is not None
+    action.trigger()  # View → History: a dock below the tabs
+    settle(qtbot)
+    assert window.history_dock.isVisible()
+    detail, table = tab.timeline.json_view, tab.timeline.view
+    lines = detail.fontMetrics().height()
+    # The JSON of the selected event: at least seven lines, and as tall as the table.
+    assert detail.viewport().height() >= 7 * lines
+    assert abs(detail.height() - table.height()) <= 3 * lines
+    # History itself gets a fifth of the window, not the most of it.
+    assert window.history_dock.height() <= window.height() // 4

@@ -102,3 +102,12 @@ def test_layouts_take_their_gaps_from_the_spacing_scale() -> None:
     users = [p.name for p in sorted(UI.rglob("*.py")) if "spacing." in p.read_text("utf-8")]
     for expected in ("card_panel.py", "request_form.py", "timeline_header.py", "flow_layout.py"):
         assert expected in users, expected
+
+
+def test_a_checkable_menu_entry_keeps_its_check_mark(window: MainWindow) -> None:
+    # A menu draws an action's icon where its check mark goes: toggles carry none.
+    for action in window.findChildren(QAction):
+        if action.isCheckable() and action.objectName() in icons.ACTION_ICONS:
+            raise AssertionError(action.objectName())
+        if action.isCheckable():
+            assert action.icon().isNull(), action.objectName() or action.text()

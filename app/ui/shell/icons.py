@@ -32,7 +32,6 @@ ICONS = {
     "about": _SP.SP_MessageBoxInformation,
     "delete": _SP.SP_TrashIcon,
     "export": _SP.SP_DialogSaveButton,
-    "history": _SP.SP_FileDialogContentsView,
 }
 """Meaning → Qt standard pixmap."""
 
@@ -61,9 +60,9 @@ ACTION_ICONS = {
     "verifyCardAction": "verify",
     "keyboardShortcutsAction": "help",
     "aboutAction": "about",
-    "historyDockAction": "history",
 }
-"""Menu actions (objectName) and their meaning."""
+"""Menu actions (objectName) and their meaning. Checkable ones (the panels in View) have
+none: a menu shows an icon in place of the check mark."""
 
 
 def icon(name: str) -> QIcon:
