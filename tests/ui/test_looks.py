@@ -51,6 +51,7 @@ def test_every_outcome_and_task_state_has_its_status() -> None:
 def test_a_status_has_one_colour_in_the_response_the_timeline_and_history(
     qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
 ) -> None:
+    wait_until(lambda: window.history.store is not None)  # so that both sends are recorded
     table = theme.colours()
     ok = table.status_badge[Status.OK]
     unary = window.new_a2a_tab(sdk_peer["jsonrpc_url"], "12 30")
