@@ -112,3 +112,24 @@ def test_a_checkable_menu_entry_keeps_its_check_mark(window: MainWindow) -> None
             raise AssertionError(action.objectName())
         if action.isCheckable():
             assert action.icon().isNull(), action.objectName() or action.text()
+
+
+def test_the_menu_icons_show_in_the_dark_theme_too(qtbot: Any, window: MainWindow) -> None:
+    dark = window.findChild(QAction, "themeDarkAction")
+    assert dark is not None
+    dark.trigger()
+    qtbot.waitUntil(lambda: theme.is_dark(window.palette()))
+    try:
+        send = window.findChild(QAction, "sendRequestAction")
+        assert send is not None
+        image = send.icon().pixmap(16, 16).toImage()
+        painted = [
+            image.pixelColor(x, y)
+            for x in range(image.width())
+            for y in range(image.height())
+            if image.pixelColor(x, y).alpha() > 128
+        ]
+        assert painted  # the glyph is there, drawn light on the dark menu
+        assert all(c.lightness() > 150 for c in painted)
+    finally:
+        window.findChild(QAction, "themeSystemAction").trigger()

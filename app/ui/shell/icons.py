@@ -8,9 +8,11 @@ complete); a widget asks :func:`icon` or :func:`status_icon`.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QWidget
 
+from app.ui.shell import theme
 from app.ui.shell.theme import Status
 
 _SP = QStyle.StandardPixmap
@@ -34,6 +36,10 @@ ICONS = {
     "export": _SP.SP_DialogSaveButton,
 }
 """Meaning → Qt standard pixmap."""
+
+GLYPHS = frozenset({"close", "reopen", "send"})
+"""Plain black shapes in Qt's set: drawn in the palette's text colour instead, so that they
+show on a dark menu as on a light one."""
 
 STATUS_ICONS = {
     Status.OK: _SP.SP_DialogApplyButton,
@@ -66,8 +72,27 @@ none: a menu shows an icon in place of the check mark."""
 
 
 def icon(name: str) -> QIcon:
-    """The icon meaning ``name`` (a key of :data:`ICONS`) in the application's style."""
-    return QApplication.style().standardIcon(ICONS[name])
+    """The icon meaning ``name`` (a key of :data:`ICONS`) in the application's style and
+    the current theme."""
+    base = QApplication.style().standardIcon(ICONS[name])
+    return _in_text_colour(base) if name in GLYPHS else base
+
+
+def _in_text_colour(base: QIcon) -> QIcon:
+    colour = QApplication.palette().color(QPalette.ColorRole.WindowText)
+    tinted = QIcon()
+    for size in (16, 24, 32):
+        shape = base.pixmap(size, size)
+        pixmap = QPixmap(shape.size())
+        pixmap.setDevicePixelRatio(shape.devicePixelRatio())
+        pixmap.fill(QColor.fromRgba(0))  # transparent: the shape alone is painted
+        painter = QPainter(pixmap)
+        painter.drawPixmap(0, 0, shape)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+        painter.fillRect(pixmap.rect(), colour)
+        painter.end()
+        tinted.addPixmap(pixmap)
+    return tinted
 
 
 def status_icon(status: Status) -> QIcon:
@@ -76,8 +101,20 @@ def status_icon(status: Status) -> QIcon:
 
 
 def decorate_actions(window: QWidget) -> None:
-    """Give ``window``'s menu actions their icons (:data:`ACTION_ICONS`)."""
-    for name, meaning in ACTION_ICONS.items():
-        action = window.findChild(QAction, name)
-        if action is not None:
-            action.setIcon(icon(meaning))
+    """Give ``window``'s menu actions their icons (:data:`ACTION_ICONS`), again after every
+    theme change (the glyphs follow the text colour)."""
+    _Decorator(window).refresh()
+
+
+class _Decorator(QObject):
+    # A child of the window: the theme's signal lets go of it with the window.
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        theme.manager().changed.connect(self.refresh)
+
+    def refresh(self, _dark: bool = False) -> None:
+        for name, meaning in ACTION_ICONS.items():
+            action = self._window.findChild(QAction, name)
+            if action is not None:
+                action.setIcon(icon(meaning))
