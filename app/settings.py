@@ -20,7 +20,14 @@ from typing import Any, NamedTuple
 
 from app.paths import settings_path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``default_timeout`` is the network timeout and ``default_deadline`` the deadline; a
+version-1 file's ``default_timeout`` was the deadline, and is read as such."""
+
+DEFAULT_TIMEOUT_S = 30.0
+"""The network timeout of a request that sets none (``app.protocol.request.DEFAULT_TIMEOUT_S``,
+not imported: the settings are read before the first paint, the protocol modules after)."""
+_MAX_SECONDS = 86400.0  # a day, as a saved request's timeout (app/spec/xa2a.py)
 
 
 class ThemeChoice(StrEnum):
@@ -38,14 +45,16 @@ class ThemeChoice(StrEnum):
 class Settings(NamedTuple):
     """What the Settings dialog edits (immutable: ``_replace`` gives a changed copy).
 
-    ``default_timeout`` seeds a new request tab's deadline (seconds, ``0`` = none);
+    ``default_timeout`` is the network timeout of a request that sets none (seconds);
+    ``default_deadline`` seeds a new request tab's deadline (seconds, ``0`` = none);
     ``editor_font`` empty and ``editor_font_size`` ``0`` mean the system fixed-width font.
     """
 
     theme: ThemeChoice = ThemeChoice.SYSTEM
-    default_timeout: float = 0.0
+    default_timeout: float = DEFAULT_TIMEOUT_S
     editor_font: str = ""
     editor_font_size: int = 0
+    default_deadline: float = 0.0
 
 
 class WindowLayout(NamedTuple):
@@ -93,7 +102,8 @@ class SettingsFile:
             data = json.loads(text)
             if not isinstance(data, dict):
                 raise ValueError("not an object")
-            return cls(path, _settings(data.get("settings", {})), _layout(data.get("window", {})))
+            settings = _settings(data.get("settings", {}), data.get("schema_version", 1))
+            return cls(path, settings, _layout(data.get("window", {})))
         except ValueError:
             return cls(path, damaged=True)
 
@@ -114,6 +124,7 @@ class SettingsFile:
             "settings": {
                 "theme": s.theme.value,
                 "default_timeout": s.default_timeout,
+                "default_deadline": s.default_deadline,
                 "editor_font": s.editor_font,
                 "editor_font_size": s.editor_font_size,
             },
@@ -125,7 +136,7 @@ class SettingsFile:
         atomic_write(self.path, json.dumps(body, indent=2) + "\n")
 
 
-def _settings(raw: object) -> Settings:
+def _settings(raw: object, schema: object = SCHEMA_VERSION) -> Settings:
     # Each field on its own: one bad value falls back to its default, the rest is kept.
     default = Settings()
     if not isinstance(raw, dict):
@@ -133,9 +144,17 @@ def _settings(raw: object) -> Settings:
     values: dict[str, Any] = {}
     with contextlib.suppress(ValueError):
         values["theme"] = ThemeChoice(raw.get("theme", default.theme))
-    timeout = raw.get("default_timeout")
-    if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout >= 0:
-        values["default_timeout"] = float(timeout)
+    if schema == 1:  # its "default_timeout" set the deadline
+        timeout, deadline = None, _seconds(raw.get("default_timeout"))
+    else:
+        timeout, deadline = (
+            _seconds(raw.get("default_timeout")),
+            _seconds(raw.get("default_deadline")),
+        )
+    if timeout is not None and 0 < timeout <= _MAX_SECONDS:
+        values["default_timeout"] = timeout
+    if deadline is not None and 0 <= deadline <= _MAX_SECONDS:
+        values["default_deadline"] = deadline
     font = raw.get("editor_font")
     if isinstance(font, str):
         values["editor_font"] = font
@@ -143,6 +162,12 @@ def _settings(raw: object) -> Settings:
     if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= 96:
         values["editor_font_size"] = size
     return default._replace(**values)
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
 
 
 def _layout(raw: object) -> WindowLayout:

@@ -16,12 +16,14 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDockWidget,
     QDoubleSpinBox,
+    QFormLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QSpinBox,
     QSplitter,
     QTableWidget,
+    QToolBar,
     QWidget,
 )
 
@@ -70,6 +72,15 @@ def click_ok(box: QDialog) -> None:
     ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert ok is not None
     ok.click()
+
+
+def form_label(field: QWidget) -> str:
+    """The text of the label a form layout shows beside ``field``."""
+    form = field.parentWidget().layout()
+    assert isinstance(form, QFormLayout)
+    label = form.labelForField(field)
+    assert isinstance(label, QLabel)
+    return label.text()
 
 
 def test_menu_bar_lists_file_edit_view_request_help(window: MainWindow) -> None:
@@ -175,10 +186,17 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
     assert [theme.itemText(i) for i in range(theme.count())] == ["Follow system", "Light", "Dark"]
     theme.setCurrentIndex(theme.findText("Dark"))
     pages.setCurrentRow(1)
+    # Both bounds, named as beside Send: the timeout sets the timeout, the deadline the deadline.
     timeout = box.findChild(QDoubleSpinBox, "defaultTimeoutSpin")
-    assert timeout.isVisible() and timeout.value() == 0.0
+    assert timeout.isVisible() and timeout.value() == 30.0
+    assert form_label(timeout) == "Default network timeout"
     timeout.lineEdit().selectAll()
     qtbot.keyClicks(timeout.lineEdit(), "12.5")
+    deadline = box.findChild(QDoubleSpinBox, "defaultDeadlineSpin")
+    assert deadline.value() == 0.0 and deadline.text() == "no deadline"
+    assert form_label(deadline) == "Default deadline"
+    deadline.lineEdit().selectAll()
+    qtbot.keyClicks(deadline.lineEdit(), "90")
     pages.setCurrentRow(2)
     days = box.findChild(QSpinBox, "historyDaysSpin")
     assert days.value() == 90 and days.isEnabled()
@@ -191,11 +209,15 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
     qtbot.waitUntil(lambda: window.palette().color(window.backgroundRole()).lightness() < 128)
     saved = json.loads(settings_path().read_text(encoding="utf-8"))["settings"]
     assert saved["theme"] == "dark" and saved["default_timeout"] == 12.5
+    assert saved["default_deadline"] == 90.0
     assert window.history.store is not None
     assert window.history.store.retention.max_age_days == 30.0
     action(window, "newA2ARequestAction").trigger()
     tab = window.current_tab()
-    assert tab is not None and tab.deadline_spin.value() == 12.5
+    assert tab is not None and tab.timeout_spin.value() == 12.5
+    assert tab.timeout_spin.text() == "timeout 12.5 s"
+    assert tab.deadline_spin.value() == 90.0 and tab.deadline_spin.text() == "deadline 90.0 s"
+    assert tab.build_request().timeout == 12.5 and tab.build_request().deadline == 90.0
     assert tab.body_editor.font().pointSize() == 17  # new and open editors alike
     assert tab.response_view.pretty_view.font().pointSize() == 17
     assert window.history.store.retention.max_bytes == 500 * 1024 * 1024  # not edited
@@ -204,6 +226,35 @@ def test_settings_dialog_sets_theme_timeout_and_retention(
     action(window, "themeSystemAction").trigger()  # View → Theme → Follow system
     qtbot.waitUntil(lambda: window.palette().color(window.backgroundRole()).lightness() >= 128)
     assert json.loads(settings_path().read_text(encoding="utf-8"))["settings"]["theme"] == "system"
+
+
+def test_the_theme_menu_checks_the_theme_in_force(qtbot: Any, window: MainWindow) -> None:
+    themes = menu(window, "menuTheme").actions()
+    names = ["themeSystemAction", "themeLightAction", "themeDarkAction"]
+    assert [a.objectName() for a in themes] == names
+    assert all(a.isCheckable() for a in themes)
+
+    def checked() -> list[str]:
+        return [a.objectName() for a in themes if a.isChecked()]
+
+    assert checked() == ["themeSystemAction"]  # the first start follows the system
+    action(window, "themeDarkAction").trigger()
+    assert checked() == ["themeDarkAction"]
+    action(window, "themeLightAction").trigger()
+    assert checked() == ["themeLightAction"]
+    # Chosen in Settings, the menu shows it too.
+    window.desktop.apply_settings(window.desktop.settings._replace(theme=ThemeChoice.DARK))
+    assert checked() == ["themeDarkAction"]
+
+
+def test_every_panel_in_view_has_its_real_title(window: MainWindow) -> None:
+    toggles = [a.text() for a in menu(window, "menuView").actions() if a.isCheckable()]
+    assert "Main" not in toggles
+    bar = window.findChild(QToolBar, "mainToolBar")
+    assert bar is not None and bar.windowTitle() == "Environment toolbar"
+    assert bar.toggleViewAction().text() in toggles
+    for dock in window.findChildren(QDockWidget):
+        assert dock.windowTitle() and dock.toggleViewAction().text() in toggles
 
 
 def test_added_settings_page_is_listed_and_applied(window: MainWindow) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
 from app.protocol.stream.stream_items import TaskState
 from app.ui.shell.elided import IdField
 from app.ui.shell.main_window import MainWindow
-from app.ui.timeline.timeline_model import COL_SUMMARY, COL_TASK, COLUMNS
+from app.ui.timeline.timeline_model import COL_SUMMARY, COL_TASK, COL_TIME, COLUMNS
 from app.ui.timeline.timeline_panel import TimelinePanel
 from tests.helpers.sse_server import HANG, sse_server
 from tests.ui.test_timeline import click, new_tab, panel_of
@@ -70,6 +70,9 @@ def test_a_stream_reads_whole_and_counts_true(
     assert label_text(panel, "timelineStateLabel") in ("submitted", "working")
     assert panel.stop_button.isEnabled() and not panel.resubscribe_button.isEnabled()
     assert places(panel) == before
+    # Cancel task is remote (finished, it is disabled and says why: see below).
+    assert "remote" in panel.cancel_button.toolTip()
+    assert "CancelTask" in panel.cancel_button.toolTip()
     shot(window, "tline-during.png")
 
     wait_until(lambda: not tab.busy and panel.ending is not None, timeout=15)
@@ -127,8 +130,6 @@ def test_a_stream_reads_whole_and_counts_true(
     assert (
         "local" in panel.stop_button.toolTip() and "Nothing is sent" in panel.stop_button.toolTip()
     )
-    assert "remote" in panel.cancel_button.toolTip()
-    assert "CancelTask" in panel.cancel_button.toolTip()
     view.selectRow(7)  # the artifact: its JSON below
     wait_until(lambda: "artifact" in panel.json_view.toPlainText())
     shot(window, "tline-after.png")
@@ -166,6 +167,64 @@ def test_after_a_local_stop_the_badge_says_last_seen(
     shot(window, "tline-stopped.png")
     summary = tab.response_view.findChild(QLabel, "streamSummaryLabel")
     assert summary is not None and badge in summary.text()
+
+
+def test_a_finished_task_disables_cancel_task_and_follow_up_and_says_why(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = new_tab(window, sdk_peer["jsonrpc_url"], "SendStreamingMessage", "stream 4 150")
+    panel = panel_of(tab)
+    click(qtbot, tab, "sendButton")
+    wait_until(panel.cancel_button.isEnabled)  # a running task can be canceled
+    assert panel.state is TaskState.WORKING
+    wait_until(lambda: not tab.busy and panel.ending is not None, timeout=15)
+    settle(wait_until)
+
+    assert panel.state is TaskState.COMPLETED
+    for button in (panel.cancel_button, panel.follow_up_button):
+        assert not button.isEnabled(), button.objectName()
+        assert button.toolTip().startswith("The task is completed:"), button.toolTip()
+    assert "cannot be canceled" in panel.cancel_button.toolTip()
+    assert "takes no more messages" in panel.follow_up_button.toolTip()
+    assert panel.resubscribe_button.isEnabled()  # still there to read the task again
+
+
+def test_plus_ms_counts_from_the_first_send_across_connections(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = new_tab(window, sdk_peer["jsonrpc_url"], "SendStreamingMessage", "stream 15 100")
+    panel = panel_of(tab)
+    header = panel.view.model().headerData(COL_TIME, Qt.Orientation.Horizontal)
+    assert header == "+ms"
+    tip = panel.view.model().headerData(
+        COL_TIME, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+    )
+    assert "since this exchange's first request was sent" in tip
+    click(qtbot, tab, "sendButton")
+    wait_until(lambda: panel.model.rowCount() >= 3)
+    settle(wait_until, 0.3)
+    click(qtbot, tab, "stopButton")
+    wait_until(lambda: not tab.busy and not panel.running)
+    settle(wait_until, 0.3)
+    first = [panel.model.row_at(i) for i in range(panel.model.rowCount())]
+    click(qtbot, tab, "resubscribeButton")
+    wait_until(
+        lambda: any(
+            r.connection == 2 and r.item_seq is not None
+            for r in (panel.model.row_at(i) for i in range(panel.model.rowCount()))
+        )
+    )
+    second = [
+        r
+        for r in (panel.model.row_at(i) for i in range(panel.model.rowCount()))
+        if r.connection == 2
+    ]
+    last_of_first = max(r.t_ms for r in first)
+    # The resubscription's events come after everything of the first connection, on one clock.
+    assert second[0].marker and second[0].t_ms >= last_of_first + 250
+    assert all(r.t_ms >= second[0].t_ms for r in second[1:])
+    wait_until(lambda: not tab.busy and panel.ending is not None, timeout=15)  # to its end
+    settle(wait_until)
 
 
 def _frame(result: dict[str, Any]) -> bytes:

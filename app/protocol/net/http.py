@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from app import heap
+from app import __version__, heap
 from app.protocol.clock import Clock
 from app.protocol.events import (
     KEEP_VALUE_BYTES,
@@ -38,6 +38,10 @@ from app.protocol.stream.stream_items import ItemInfo, classify_json
 from app.protocol.wire.a2a_errors import UsageError
 from app.protocol.wire.decoding import ACCEPT_ENCODING, decoded_chunks
 from app.protocol.wire.jsonparse import parse_json
+
+USER_AGENT = f"a2a-workbench/{__version__}"
+"""What every HTTP request of the app says it comes from (a request's own User-Agent header
+wins); gRPC channels put it first in theirs (``grpc.primary_user_agent``)."""
 
 # Parsing more than this on the event loop would stall the GUI's repaint; hand it to a thread.
 _THREADED_PARSE_BYTES = 512 * 1024
@@ -75,6 +79,7 @@ def new_client(
     )
     # Only the codings decoded in bounded steps (replaced in place: header order unchanged).
     client.headers["Accept-Encoding"] = ACCEPT_ENCODING
+    client.headers["User-Agent"] = USER_AGENT  # not python-httpx/…
     return client
 
 

@@ -13,7 +13,7 @@ import dataclasses
 
 import httpx
 
-from app.protocol.net.http import client_for
+from app.protocol.net.http import USER_AGENT, client_for
 from app.protocol.net.network import NetworkOptions
 
 TIMEOUT_S = 15.0
@@ -37,5 +37,7 @@ def token_client(network: NetworkOptions | None = None, url: str = "") -> httpx.
         UsageError: a CA file of ``network`` is unusable, or its proxy URL is.
     """
     if network is None:
-        return httpx.AsyncClient(timeout=TIMEOUT_S, follow_redirects=False)
+        return httpx.AsyncClient(
+            timeout=TIMEOUT_S, follow_redirects=False, headers={"User-Agent": USER_AGENT}
+        )
     return client_for(url, authorization_server_network(network), timeout=TIMEOUT_S)

@@ -55,6 +55,7 @@ from app.protocol.events import (
 from app.protocol.methods.binding_errors import grpc_words
 from app.protocol.methods.catalog import MethodSpec, grpc_descriptors, grpc_method, grpc_service
 from app.protocol.methods.results import check_result
+from app.protocol.net.http import USER_AGENT
 from app.protocol.net.network_errors import explain_grpc_details, explain_proxy_failure
 from app.protocol.net.tls_context import grpc_credentials
 from app.protocol.request import A2ARequest, PreparedCall, prepare
@@ -186,6 +187,7 @@ def _channel_options(target: Target, request: A2ARequest) -> list[tuple[str, Any
     options: list[tuple[str, Any]] = [
         ("grpc.max_receive_message_length", request.max_response_bytes),
         ("grpc.enable_retries", 0),  # a debugger shows each attempt, it does not retry
+        ("grpc.primary_user_agent", USER_AGENT),  # before grpc-python/…
     ]
     proxy = request.network.proxy.proxy_for(target.origin)
     options.append(("grpc.http_proxy", proxy) if proxy else ("grpc.enable_http_proxy", 0))

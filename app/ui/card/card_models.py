@@ -58,7 +58,7 @@ class InterfacesModel(TableModel[InterfaceView]):
     COLUMNS = (
         Column("URL", lambda i: i.url or "(no url)"),
         Column("Binding", lambda i: i.binding or "?"),
-        Column("Protocol version", lambda i: i.protocol_version or "?"),
+        Column("Version", lambda i: i.protocol_version or "?"),  # its protocolVersion
         Column("Tenant", lambda i: i.tenant),
         Column(
             "",

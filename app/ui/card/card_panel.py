@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -50,10 +51,12 @@ from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBod
 from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest
 from app.spec.xa2a import strip_private_metadata
-from app.ui.card.card_readout import CardReadout
+from app.ui.card.card_readout import CardReadout, exchange_text
 from app.ui.card.extended_card import extended_card_request
 from app.ui.card.signature_dialog import SignatureDialog
-from app.ui.shell import theme
+from app.ui.response.formatting import size_text
+from app.ui.shell import spacing, theme
+from app.ui.shell.flow_layout import flow_row
 from app.ui.shell.tasks import OwnedTask
 
 FETCH_TIMEOUT_S = 10.0
@@ -187,6 +190,8 @@ class CardPanel(QWidget):
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail_label.setTextFormat(Qt.TextFormat.PlainText)
+        # What is left beside the badge, whatever the text: a long word never widens the pane.
+        self.detail_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.legacy_button = QPushButton("Try the legacy /.well-known/agent.json")
         self.legacy_button.setObjectName("legacyCardButton")
         self.legacy_button.hide()
@@ -197,22 +202,23 @@ class CardPanel(QWidget):
         )
         self.location_button.hide()
 
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Card URL"))
-        row1.addWidget(self.url_edit, 1)
-        row1.addWidget(self.version_combo)
-        row1.addWidget(self.fetch_button)
-        row1.addWidget(self.refetch_button)
-        row2 = QHBoxLayout()
-        row2.addWidget(self.load_file_button)
-        row2.addWidget(self.extended_button)
-        row2.addWidget(self.verify_button)
-        row2.addStretch(1)
-        # On its own line so the panel fits beside the request editor on a 1280 px screen.
-        strip_row = QHBoxLayout()
-        strip_row.addStretch(1)
-        strip_row.addWidget(self.strip_check)
+        # The URL whole on its own row (40 characters and more, as Postman's URL bar); the
+        # other actions wrap onto as many rows as the pane's width needs, never cut.
+        url_row = QHBoxLayout()
+        spacing.flush(url_row)
+        url_row.addWidget(QLabel("Card URL"))
+        url_row.addWidget(self.url_edit, 1)
+        url_row.addWidget(self.fetch_button)
+        actions = flow_row(
+            self.version_combo,
+            self.refetch_button,
+            self.load_file_button,
+            self.extended_button,
+            self.verify_button,
+            self.strip_check,
+        )
         status_row = QHBoxLayout()
+        spacing.flush(status_row)
         status_row.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.detail_label, 1)
         status_row.addWidget(self.legacy_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -231,10 +237,9 @@ class CardPanel(QWidget):
         self.capabilities_label = readout.capabilities_label
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(row1)
-        layout.addLayout(row2)
-        layout.addLayout(strip_row)
+        spacing.page(layout)
+        layout.addLayout(url_row)
+        layout.addWidget(actions)
         layout.addLayout(status_row)
         layout.addWidget(readout, 1)
 
@@ -359,7 +364,7 @@ class CardPanel(QWidget):
         """
         reading = read_card(result, cache=self.cache)
         self.last_fetch = result
-        self.exchange_view.set_text(_exchange_text(result))
+        self.exchange_view.set_text(exchange_text(result))
         self.refetch_button.setEnabled(self.cache.get(result.card_url) is not None)
         status = f"{result.status} {result.reason}".strip() if result.status else ""
         timing = f"{result.elapsed_ms:.0f} ms"
@@ -390,8 +395,8 @@ class CardPanel(QWidget):
             self._show_raw_only(result.raw, result.card_url)
         elif outcome is ReadOutcome.CARD:
             self._show_reading(reading)
-            size = _size(len(result.raw))
-            etag = f" · ETag {result.etag}" if result.etag else ""
+            size = size_text(len(result.raw))
+            etag = f" · ETag {_short(result.etag)}" if result.etag else ""
             shape = self.view.shape.value if self.view is not None else "?"
             style = _ERR if result.parse_error is not None else _OK
             detail = f"{result.card_url} · {size} · {timing}{etag} · {shape}"
@@ -433,7 +438,7 @@ class CardPanel(QWidget):
         self._show_reading(reading, source)
         shape = self.view.shape.value if self.view is not None else "?"
         style = _OK if self.card is not None else _ERR
-        self._set_status("File", f"{source} · {_size(len(reading.raw))} · {shape}", style)
+        self._set_status("File", f"{source} · {size_text(len(reading.raw))} · {shape}", style)
         return True
 
     def show_card(self, raw: bytes, source: str) -> None:
@@ -583,18 +588,6 @@ class CardPanel(QWidget):
         self.detail_label.setText(detail)
 
 
-def _size(n: int) -> str:
-    return f"{n} bytes" if n < 1024 else f"{n / 1024:.1f} KiB"
-
-
-def _exchange_text(result: CardFetchResult) -> str:
-    lines = [f"GET {result.card_url}"]
-    lines += [f"{name}: {value}" for name, value in result.request_headers]
-    lines.append("(no credentials, no cookies, redirects not followed)")
-    lines.append("")
-    if result.status is not None:
-        lines.append(f"HTTP {result.status} {result.reason}".rstrip())
-        lines += [f"{name}: {value}" for name, value in result.headers]
-    if result.error:
-        lines.append(f"error: {result.error}")
-    return "\n".join(lines)
+def _short(etag: str) -> str:
+    # Whole in the Raw page's headers; here its ends, so that the line wraps in a narrow pane.
+    return etag if len(etag) <= 24 else f"{etag[:12]}…{etag[-8:]}"

@@ -15,18 +15,19 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QFormLayout,
     QHeaderView,
     QLabel,
     QScrollArea,
     QSplitter,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.protocol.card.card_shape import CardProblem, CardShape, Severity
+from app.protocol.card.fetch import CardFetchResult
 from app.protocol.card.view import CardView
 from app.ui.card.card_models import (
     CardExtensionsModel,
@@ -41,6 +42,7 @@ from app.ui.card.card_models import (
 from app.ui.card.extended_card import ExtendedCardView
 from app.ui.shell.table_model import TableModel
 from app.ui.shell.widgets import CodeView
+from app.ui.shell.wrapping_tabs import WrappingTabs
 
 SHAPE_TEXT = {
     CardShape.V1_0: "pure 1.0 — supportedInterfaces, no 0.3 fields",
@@ -163,7 +165,8 @@ class CardReadout(QSplitter):
         raw_split.addWidget(self.raw_view)
         raw_split.setSizes([120, 400])
 
-        self.sections = QTabWidget()
+        # Eight sections: their titles wrap onto a second row in a narrow pane.
+        self.sections = WrappingTabs()
         self.sections.setObjectName("cardSections")
         self.sections.addTab(
             _page(
@@ -209,8 +212,14 @@ class CardReadout(QSplitter):
         self.extended_index = self.sections.addTab(self.extended_view, "Extended card")
         self.raw_index = self.sections.addTab(raw_split, "Raw")
 
+        # Every list and text may shrink to a few lines (they scroll): the card page never
+        # makes the window taller than a laptop's screen.
+        line = self.fontMetrics().height()
+        scroll.setMinimumHeight(3 * line + 8)
+        for view in self.sections.findChildren(QAbstractScrollArea):
+            view.setMinimumHeight(2 * line + 10)
         self.addWidget(scroll)
-        self.addWidget(self.sections)
+        self.addWidget(self.sections.widget_with_bar())
         self.setSizes([330, 360])
         self.setChildrenCollapsible(False)
 
@@ -301,3 +310,17 @@ def _capabilities_text(view: CardView) -> str:
         parts.append(flag("state history", caps.state_transition_history))
     parts.append(f"extensions: {len(caps.extensions)}")
     return " · ".join(parts)
+
+
+def exchange_text(result: CardFetchResult) -> str:
+    """The card fetch as it went over the wire: request and answer heads, for *Raw*."""
+    lines = [f"GET {result.card_url}"]
+    lines += [f"{name}: {value}" for name, value in result.request_headers]
+    lines.append("(no credentials, no cookies, redirects not followed)")
+    lines.append("")
+    if result.status is not None:
+        lines.append(f"HTTP {result.status} {result.reason}".rstrip())
+        lines += [f"{name}: {value}" for name, value in result.headers]
+    if result.error:
+        lines.append(f"error: {result.error}")
+    return "\n".join(lines)

@@ -15,7 +15,8 @@ def main_toolbar(window: QMainWindow) -> QToolBar:
     """The window's main toolbar (``mainToolBar``), created on first use."""
     bar = window.findChild(QToolBar, TOOLBAR_NAME)
     if bar is None:
-        bar = window.addToolBar("Main")
+        # Its title names it in View and in the toolbar's context menu: what it holds.
+        bar = window.addToolBar("Environment toolbar")
         bar.setObjectName(TOOLBAR_NAME)
         bar.setMovable(False)
     return bar

@@ -16,10 +16,13 @@ from PySide6.QtCore import QObject, Qt
 
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore
 from app.ui.response.formatting import size_text
+from app.ui.shell import theme
+from app.ui.shell.icons import status_icon
 from app.ui.shell.table_model import ROOT, Column, Index, TableModel
 
 PAGE = 200
 COL_ENDPOINT = 4
+COL_OUTCOME = 5
 
 
 def _error(entry: HistoryEntry) -> str | None:
@@ -42,7 +45,13 @@ COLUMNS: tuple[Column[HistoryEntry], ...] = (
     _column("Binding", lambda e: e.binding),
     _column("Version", lambda e: e.version),
     Column("Endpoint", lambda e: e.endpoint, tooltip=lambda e: e.url or e.endpoint),
-    _column("Outcome", lambda e: e.outcome or "incomplete"),
+    # One colour and icon per status, as the response's badge and the timeline show it.
+    Column(
+        "Outcome",
+        lambda e: e.outcome or "incomplete",
+        tooltip=_error,
+        foreground=lambda e: theme.brushes().status_text[theme.outcome_status(e.outcome or "")],
+    ),
     _column("Status", lambda e: "" if e.status is None else str(e.status)),
     _column("Duration", lambda e: "" if e.duration_ms is None else f"{e.duration_ms:,.0f} ms"),
     _column("Size", _size),
@@ -116,4 +125,7 @@ class HistoryModel(TableModel[HistoryEntry]):
         if role == Qt.ItemDataRole.UserRole:
             entry = self.row_at(index.row()) if index.isValid() else None
             return None if entry is None else entry.id
+        if role == Qt.ItemDataRole.DecorationRole and index.column() == COL_OUTCOME:
+            entry = self.row_at(index.row()) if index.isValid() else None
+            return None if entry is None else status_icon(theme.outcome_status(entry.outcome or ""))
         return super().data(index, role)

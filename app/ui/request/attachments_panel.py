@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -83,19 +83,22 @@ class AttachmentsPanel(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.list.currentRowChanged.connect(lambda row: self.remove_button.setEnabled(row >= 0))
 
+        # The add buttons beside the title; the list, with Remove beside it, only once there
+        # is something in it: the row fits the narrowest Body page whole.
         buttons = QHBoxLayout()
-        title = QLabel("<b>Attachments</b>")
-        # The title gives way (clips) before the buttons do in a narrow window.
-        title.setMinimumWidth(1)
-        buttons.addWidget(title)
+        buttons.addWidget(QLabel("<b>Attachments</b>"))
         for button in (self.attach_button, self.uri_button, self.data_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(self.remove_button)
+        self.list_box = QWidget()
+        listed = QHBoxLayout(self.list_box)
+        listed.setContentsMargins(0, 0, 0, 0)
+        listed.addWidget(self.list, 1)
+        listed.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
-        layout.addWidget(self.list)
+        layout.addWidget(self.list_box)
         layout.addWidget(self.warning_label)
         self._refresh()
 
@@ -189,7 +192,7 @@ class AttachmentsPanel(QWidget):
         self.list.clear()
         for attachment in self._items:
             self.list.addItem(attachment.label())
-        self.list.setVisible(bool(self._items))
+        self.list_box.setVisible(bool(self._items))
         lines = self.warnings()
         self.warning_label.setText("\n".join(lines))
         self.warning_label.setVisible(bool(lines))

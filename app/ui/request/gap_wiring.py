@@ -116,7 +116,7 @@ class GapWiring(QObject):
         timeline = self._tab.timeline
         timeline.model.append(
             TimelineRow(
-                0.0,
+                timeline.now_ms(),
                 ItemKind.FINDING,
                 task_id,
                 summary=text,

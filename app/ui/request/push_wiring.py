@@ -243,7 +243,9 @@ class PushWiring(QObject):
             return
         self._shown.add(delivery.seq)
         timeline = self._tab.timeline
-        timeline.model.append(delivery_row(delivery, self._started_at))
+        # Timed on the timeline's clock: from its first send, like every other row.
+        since = timeline.wall_origin if timeline.wall_origin is not None else self._started_at
+        timeline.model.append(delivery_row(delivery, since))
         timeline.model.flush()
 
 

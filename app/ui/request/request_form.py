@@ -33,8 +33,17 @@ from app.ui.request.headers_panel import HeadersPanel
 from app.ui.request.shape_banner import ShapeBanner
 from app.ui.request.tls_panel import TlsPanel
 from app.ui.response.response_view import ResponseView
+from app.ui.shell import spacing
 from app.ui.shell.widgets import CodeView, titled
 from app.ui.timeline.timeline_panel import TimelinePanel
+
+
+def whole_tabs(tabs: QTabWidget) -> None:
+    """Every tab title of ``tabs`` shows whole: the pane is never narrower than its tab bar
+    (no titles behind scroll arrows, none elided)."""
+    bar = tabs.tabBar()
+    bar.setUsesScrollButtons(False)
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
 
 
 class RequestForm(QWidget):
@@ -68,6 +77,7 @@ class RequestForm(QWidget):
         self.deadline_spin.setObjectName("deadlineSpin")
         self.deadline_spin.setRange(0.0, 86400.0)
         self.deadline_spin.setDecimals(1)
+        self.deadline_spin.setPrefix("deadline ")
         self.deadline_spin.setSuffix(" s")
         self.deadline_spin.setSpecialValueText("no deadline")
         self.deadline_spin.setToolTip(
@@ -122,6 +132,7 @@ class RequestForm(QWidget):
         self.shape_banner = ShapeBanner()
 
         row1 = QHBoxLayout()
+        spacing.flush(row1)
         row1.addWidget(self.version_combo)
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
@@ -130,6 +141,7 @@ class RequestForm(QWidget):
         row1.addWidget(self.deadline_spin)
         row1.addWidget(self.send_button)
         row2 = QHBoxLayout()
+        spacing.flush(row2)
         row2.addWidget(QLabel("Method"))
         row2.addWidget(self.method_combo)
         row2.addWidget(QLabel("Text"))
@@ -166,6 +178,8 @@ class RequestForm(QWidget):
         # The stream timeline: streaming methods switch to it.
         self.timeline = TimelinePanel()
         self.result_tabs.addTab(self.timeline, "Timeline")
+        for tabs in (self.editor_tabs, self.result_tabs):
+            whole_tabs(tabs)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("requestSplitter")
         split.addWidget(self.editor_tabs)
@@ -173,6 +187,7 @@ class RequestForm(QWidget):
         split.setSizes([500, 600])
 
         layout = QVBoxLayout(self)
+        spacing.page(layout)
         layout.addLayout(row1)
         layout.addLayout(row2)
         layout.addWidget(split, 1)

@@ -95,12 +95,13 @@ class TlsPanel(QWidget):
         # Long rows put their label above the field rather than widening the window.
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.addRow("CA certificate", self.ca_cert)
-        form.addRow("", self.ca_only_check)
+        # The check boxes span the form: their texts are longer than a field column.
+        form.addRow(self.ca_only_check)
         form.addRow("Client certificate", self.client_cert)
         form.addRow("Client key", self.client_key)
         form.addRow("Key password", self.key_password)
         form.addRow("Server name", self.server_name_edit)
-        form.addRow("", self.insecure_check)
+        form.addRow(self.insecure_check)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.warning_label)

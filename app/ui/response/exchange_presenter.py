@@ -72,6 +72,7 @@ class ExchangePresenter(QObject):
         controller.started.connect(self._on_started)
         controller.events_arrived.connect(self._on_events)
         controller.finished.connect(self._on_finished)
+        controller.side_started.connect(lambda _request: timeline.note_send(side=True))
         controller.side_event_arrived.connect(self._on_side_event)
         controller.side_finished.connect(self._timeline.end_side_exchange)
         view.timeline_requested.connect(timeline.reveal)
@@ -82,6 +83,7 @@ class ExchangePresenter(QObject):
         self._last_row = None
         self._view.start_waiting()
         if streaming:
+            self._timeline.note_send()
             self._view.show_stream_summary(self._timeline.session.summary())
 
     def _on_timeline_flushed(self, _rows: int) -> None:
@@ -140,14 +142,14 @@ class ExchangePresenter(QObject):
     def _on_finished(self) -> None:
         self._view.stop_waiting()
         if self._timeline_on and self._timeline.running:
-            self._timeline.end_connection(Outcome.CANCELLED, 0.0)
+            self._timeline.end_connection(Outcome.CANCELLED)
             self._view.show_stream_summary(self._timeline.session.summary())
 
     def _on_side_event(self, event: object) -> None:
         if isinstance(event, ResponseBody):
-            self._timeline.add_body(event, self.side_label)
+            self._timeline.add_body(event, self.side_label, side=True)
         elif isinstance(event, ExchangeError):
-            self._timeline.add_error(event)
+            self._timeline.add_error(event, side=True)
 
     async def _show_body(self, event: ResponseBody) -> None:
         view = self._view

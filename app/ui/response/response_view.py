@@ -63,7 +63,8 @@ from app.ui.shell import theme
 from app.ui.shell.widgets import CodeView
 
 # Theme roles (colours: app/ui/shell/theme.py) and the banners' shape.
-_OK_STYLE, _ERR_STYLE, _IDLE_STYLE = "badge-ok", "badge-error", "badge-idle"
+_IDLE_STYLE = "badge-idle"
+_SENDING_STYLE = f"badge-status:{theme.Status.STREAMING}"  # one colour per status
 _BANNER_SHAPE = "border-radius: 4px; padding: 6px;"
 
 ELAPSED_TICK_MS = 100
@@ -228,7 +229,7 @@ class ResponseView(QWidget):
         self._ticker.stop()
         self._reset_state()
         self.status_label.setText("Sending…")
-        theme.style(self.status_label, _IDLE_STYLE, theme.BADGE_SHAPE)
+        theme.style(self.status_label, _SENDING_STYLE, theme.BADGE_SHAPE)
         self.time_label.setText("")
         self.size_label.setText("")
         self.elapsed_label.setText("")
@@ -366,7 +367,8 @@ class ResponseView(QWidget):
         self.findings_label.show()
 
     def show_end(self, event: ExchangeEnd) -> None:
-        """Final outcome and elapsed time; errors turn the status badge red."""
+        """Final outcome and elapsed time; the badge takes the outcome's status colour
+        (the same as History's and the timeline's: :func:`app.ui.shell.theme.outcome_status`)."""
         self._ticker.stop()
         self.outcome = event.outcome
         self.time_label.setText(f"{event.elapsed_ms:,.0f} ms")
@@ -393,7 +395,8 @@ class ResponseView(QWidget):
                 status = self._status if self._transport == "gRPC" else f"HTTP {self._status}"
                 label = f"{label} · {status}"
         self.status_label.setText(label)
-        theme.style(self.status_label, _OK_STYLE if ok else _ERR_STYLE, theme.BADGE_SHAPE)
+        status = theme.outcome_status(event.outcome.value)
+        theme.style(self.status_label, f"badge-status:{status}", theme.BADGE_SHAPE)
         if not ok and not self.pretty_char_count() and self._errors:
             # No body (gRPC errors, refused connections): show the error itself as JSON.
             records = [e.as_record() for e in self._errors]

@@ -8,6 +8,7 @@ has it called on OK/Apply (:mod:`app.ui.shell.settings_dialog`).
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -19,6 +20,7 @@ from app.settings import Settings, SettingsFile, ThemeChoice, WindowLayout
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QDockWidget
 
     from app.history.store import HistoryStore
     from app.ui.help.docs_viewer import DocsViewer
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
     from app.ui.shell.messages import MessageBridge
     from app.ui.shell.settings_dialog import SettingsDialog
     from app.ui.shell.theme import ThemeManager
+
+
+_SIZED = "firstShownSized"  # dock property: given its first height this session
+_FIRST_SIZES = "firstSizes"  # splitter property: its state as the tab was made
 
 
 class DesktopHost(Protocol):
@@ -101,48 +107,82 @@ class Desktop(QObject):
     # --- applying --------------------------------------------------------------------
 
     def apply_settings(self, new: Settings) -> None:
-        """Use and save ``new``; tabs still at the old default timeout get the new one."""
+        """Use and save ``new``; tabs still at the old default timeout or deadline get the
+        new one."""
         old = self.file.settings
         self.file.settings = new
         self._save()
         if new.theme != old.theme:
             self.theme.apply(new.theme)
+            self.host.menus.show_theme(new.theme)
         if (new.editor_font, new.editor_font_size) != (old.editor_font, old.editor_font_size):
             self._apply_font()
-        if new.default_timeout != old.default_timeout:
-            for tab in self.host.request_tabs():
-                if tab.deadline_spin.value() == old.default_timeout:
-                    tab.deadline_spin.setValue(new.default_timeout)
+        for tab in self.host.request_tabs():
+            tab.set_default_timeout(new.default_timeout)  # a tab's own timeout stays
+            if tab.deadline_spin.value() == old.default_deadline:
+                tab.deadline_spin.setValue(new.default_deadline)
 
     def set_theme(self, choice: ThemeChoice) -> None:
         """View → Theme: use ``choice`` from now on."""
         self.apply_settings(self.settings._replace(theme=choice))
 
     def prepare_tab(self, tab: RequestTab) -> None:
-        """A new tab starts with the default timeout."""
-        tab.deadline_spin.setValue(self.settings.default_timeout)
+        """A new tab starts with the default timeout and deadline; its panes' first sizes
+        are noted for *Reset layout*."""
+        from PySide6.QtWidgets import QSplitter
+
+        for splitter in tab.findChildren(QSplitter):
+            splitter.setProperty(_FIRST_SIZES, splitter.saveState())
+        tab.set_default_timeout(self.settings.default_timeout)
+        tab.deadline_spin.setValue(self.settings.default_deadline)
 
     # --- window layout ---------------------------------------------------------------
 
     def restore_layout(self) -> None:
-        """Bring the docks back where they were (once they all exist)."""
+        """Bring the docks back where they were (once they all exist), after noting the
+        first-start layout for *Reset layout*."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QDockWidget, QToolBar
+
+        # A dock or toolbar added to a window already shown is shown by Qt a moment later:
+        # show it now, so that the first-start layout says it is there (it said hidden, and
+        # Reset layout hid every one of them).
+        explicit = Qt.WidgetAttribute.WA_WState_ExplicitShowHide
+        parts = [*self.window.findChildren(QDockWidget), *self.window.findChildren(QToolBar)]
+        for part in parts:
+            if not (part.isHidden() and part.testAttribute(explicit)):
+                part.setVisible(True)
         self._default_state = self.window.saveState()
         if self.file.layout.state:
             self.window.restoreState(QByteArray(self.file.layout.state))
+        for dock in self.window.findChildren(QDockWidget):
+            if dock.isHidden():  # its first height, when opened, leaves the tab most room
+                dock.visibilityChanged.connect(functools.partial(self._first_shown, dock))
+
+    def _first_shown(self, dock: QDockWidget, visible: bool) -> None:
+        from PySide6.QtCore import Qt
+
+        if not visible or dock.property(_SIZED) or dock.isFloating():
+            return
+        dock.setProperty(_SIZED, True)
+        area = self.window.dockWidgetArea(dock)
+        if area in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea):
+            # A fifth of the window: a table's filter, a few rows and its buttons.
+            height = max(dock.minimumSizeHint().height(), self.window.height() // 5)
+            self.window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
 
     def reset_layout(self) -> None:
-        """View → Reset layout: the docks as a first start shows them, and every tab's
-        panes (request, response, body, preview) back in view if one was collapsed."""
+        """View → Reset layout: the docks, toolbar and every tab's panes (request and
+        response, body and preview, timeline and detail…) as a first start shows them."""
         from PySide6.QtWidgets import QSplitter
 
         if self._default_state is not None:
             self.window.restoreState(self._default_state)
         for tab in self.host.request_tabs():
             for splitter in tab.findChildren(QSplitter):
-                sizes = splitter.sizes()
-                if sizes and min(sizes) == 0:
-                    total = sum(sizes) or 1000
-                    splitter.setSizes([total // len(sizes)] * len(sizes))
+                state = splitter.property(_FIRST_SIZES)
+                if isinstance(state, QByteArray):
+                    splitter.restoreState(state)
 
     def save_layout(self) -> None:
         """Remember the geometry and dock layout (at shutdown)."""

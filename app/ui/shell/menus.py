@@ -15,13 +15,13 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QToolBar, QWidget
 
 from app.ui.shell.host import TabHost
 
 if TYPE_CHECKING:
-    from app.settings import ThemeChoice
+    from app.settings import Settings, ThemeChoice
     from app.ui.collections.generate_server_dialog import GenerateServerDialog
     from app.ui.request.request_tab import RequestTab
 
@@ -50,6 +50,8 @@ class DesktopActions(Protocol):
     """The Edit, View and Help menus' dialogs and settings (``app.ui.shell.desktop.Desktop``:
     typed here, not imported, since the desktop opens dialogs that list these menus)."""
 
+    @property
+    def settings(self) -> Settings: ...
     def open_settings(self) -> object: ...
     def open_command_palette(self) -> object: ...
     def set_theme(self, choice: ThemeChoice) -> None: ...
@@ -182,17 +184,25 @@ class WindowMenus:
         theme_menu.setObjectName("menuTheme")
         from app.settings import ThemeChoice
 
+        # One of three, checked: the menu says which theme is in force.
+        group = QActionGroup(self.window)
+        group.setExclusive(True)
+        self.theme_actions: dict[ThemeChoice, QAction] = {}
         for choice, text in (
             (ThemeChoice.SYSTEM, "Follow &system"),
             (ThemeChoice.LIGHT, "&Light"),
             (ThemeChoice.DARK, "&Dark"),
         ):
-            self.action(
+            action = self.action(
                 theme_menu,
                 text,
                 functools.partial(self.desktop.set_theme, choice),
                 name=f"theme{choice.value.title()}Action",
             )
+            action.setCheckable(True)
+            group.addAction(action)
+            self.theme_actions[choice] = action
+        self.show_theme(self.desktop.settings.theme)
         self.status_bar = QAction("&Status bar", self.window)
         self.status_bar.setObjectName("statusBarAction")
         self.status_bar.setCheckable(True)
@@ -203,6 +213,10 @@ class WindowMenus:
             self.view, "&Reset layout", self.desktop.reset_layout, name="resetLayoutAction"
         )
         self.view.addSeparator()  # the panels' toggles follow (complete())
+
+    def show_theme(self, choice: ThemeChoice) -> None:
+        """Check ``choice`` in *View → Theme* (a theme set in Settings shows there too)."""
+        self.theme_actions[choice].setChecked(True)
 
     def _build_request(self) -> None:
         tab = self.host.current_tab
@@ -329,6 +343,9 @@ class WindowMenus:
             self.add_view_toggle(dock.toggleViewAction())
         for bar in self.window.findChildren(QToolBar):
             self.add_view_toggle(bar.toggleViewAction())
+        from app.ui.shell.icons import decorate_actions
+
+        decorate_actions(self.window)  # one icon set: Qt's standard icons
 
     def add_view_toggle(self, action: QAction) -> None:
         """List a dock's or toolbar's toggle action in View (once)."""

@@ -140,17 +140,29 @@ class SettingsDialog(QDialog):
 
     def _build_requests(self) -> None:
         form = self._page("Requests")
+        # The two bounds a tab shows beside Send, named as there.
         self.timeout_spin = QDoubleSpinBox()
         self.timeout_spin.setObjectName("defaultTimeoutSpin")
-        self.timeout_spin.setRange(0.0, 86400.0)
+        self.timeout_spin.setRange(0.1, 86400.0)
         self.timeout_spin.setDecimals(1)
         self.timeout_spin.setSuffix(" s")
-        self.timeout_spin.setSpecialValueText("no timeout")
         self.timeout_spin.setValue(self._settings.default_timeout)
         self.timeout_spin.setToolTip(
+            "How long a request waits for the answer (or for a stream to start), unless it"
+            " sets its own timeout"
+        )
+        form.addRow("Default network timeout", self.timeout_spin)
+        self.deadline_spin = QDoubleSpinBox()
+        self.deadline_spin.setObjectName("defaultDeadlineSpin")
+        self.deadline_spin.setRange(0.0, 86400.0)
+        self.deadline_spin.setDecimals(1)
+        self.deadline_spin.setSuffix(" s")
+        self.deadline_spin.setSpecialValueText("no deadline")
+        self.deadline_spin.setValue(self._settings.default_deadline)
+        self.deadline_spin.setToolTip(
             "A new tab's deadline for the whole exchange, streams included (0: none)"
         )
-        form.addRow("Default timeout", self.timeout_spin)
+        form.addRow("Default deadline", self.deadline_spin)
 
     def _build_history(self) -> None:
         form = self._page("History")
@@ -187,6 +199,7 @@ class SettingsDialog(QDialog):
         return Settings(
             theme=ThemeChoice(self.theme_combo.currentData()),
             default_timeout=self.timeout_spin.value(),
+            default_deadline=self.deadline_spin.value(),
             editor_font="" if family == self._system_font.family() else family,
             editor_font_size=0 if size == self._system_font.pointSize() else size,
         )

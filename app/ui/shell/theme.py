@@ -14,6 +14,7 @@ against the background it is drawn on (tests/ui/test_theme.py checks both tables
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
@@ -25,11 +26,56 @@ ROLE_PROPERTY = "themeRole"
 EXTRA_PROPERTY = "themeExtra"
 
 
+class Status(StrEnum):
+    """How something went or goes, with one colour per theme wherever it shows: the
+    response's badge, the timeline's state badge and states, History's outcome column."""
+
+    OK = "ok"
+    ERROR = "error"
+    WARNING = "warning"
+    STREAMING = "streaming"
+    """In progress: sending, a stream open, a task submitted or working."""
+    CANCELLED = "cancelled"
+    NEUTRAL = "neutral"
+
+
+# Keyed by ``app.protocol.events.Outcome`` values (not imported: the theme is applied before
+# the first paint, the protocol modules after it); tests/ui/test_theme.py checks every one.
+OUTCOME_STATUS = {
+    "ok": Status.OK,
+    "rpc_error": Status.ERROR,
+    "protocol_error": Status.ERROR,
+    "transport_error": Status.ERROR,
+    "usage_error": Status.WARNING,  # "Not sent": nothing went wrong on the wire
+    "cancelled": Status.CANCELLED,
+}
+
+# Keyed by task state value (``app.protocol.stream.stream_items.TaskState``).
+STATE_STATUS = {
+    "submitted": Status.STREAMING,
+    "working": Status.STREAMING,
+    "input-required": Status.WARNING,
+    "auth-required": Status.WARNING,
+    "completed": Status.OK,
+    "failed": Status.ERROR,
+    "rejected": Status.ERROR,
+    "canceled": Status.CANCELLED,
+    "unknown": Status.NEUTRAL,
+}
+
+
+def outcome_status(outcome: str) -> Status:
+    """The status of an exchange's outcome (neutral for one not known, e.g. incomplete)."""
+    return OUTCOME_STATUS.get(outcome, Status.NEUTRAL)
+
+
 @dataclass(frozen=True, slots=True)
 class Colours:
-    """One theme's colours (``#rrggbb``). ``*_text`` colours are drawn on the palette's
-    Base/Window; badges are ``badge_text`` on their background; banners and rows carry
-    their own (foreground, background[, border])."""
+    """One theme's colours (``#rrggbb``). ``status_text`` colours are drawn on the
+    palette's Base/Window; badges are ``badge_text`` on their ``status_badge`` background;
+    banners and rows carry their own (foreground, background[, border]). Task states and
+    the older ``badge_*`` / ``text_*`` names are views of the status table, so a colour is
+    defined once."""
 
     dark: bool
     json_key: str
@@ -37,31 +83,62 @@ class Colours:
     json_number: str
     json_literal: str
     badge_text: str
-    badge_ok: str
-    badge_warn: str
-    badge_error: str
-    badge_neutral: str
-    text_ok: str
-    text_warn: str
-    text_error: str
     text_muted: str
     error_banner: tuple[str, str, str]
     warn_banner: tuple[str, str, str]
     finding_row: tuple[str, str]
     marker_row: tuple[str, str]
-    # Keyed by task state value (``app.protocol.stream.stream_items.TaskState``).
-    state_badge: dict[str, str] = field(default_factory=dict)
-    state_text: dict[str, str] = field(default_factory=dict)
+    status_badge: dict[Status, str] = field(default_factory=dict)
+    status_text: dict[Status, str] = field(default_factory=dict)
+
+    @property
+    def badge_ok(self) -> str:
+        return self.status_badge[Status.OK]
+
+    @property
+    def badge_warn(self) -> str:
+        return self.status_badge[Status.WARNING]
+
+    @property
+    def badge_error(self) -> str:
+        return self.status_badge[Status.ERROR]
+
+    @property
+    def badge_neutral(self) -> str:
+        return self.status_badge[Status.NEUTRAL]
+
+    @property
+    def text_ok(self) -> str:
+        return self.status_text[Status.OK]
+
+    @property
+    def text_warn(self) -> str:
+        return self.status_text[Status.WARNING]
+
+    @property
+    def text_error(self) -> str:
+        return self.status_text[Status.ERROR]
+
+    @property
+    def state_badge(self) -> dict[str, str]:
+        """Task state → badge background."""
+        return {state: self.status_badge[status] for state, status in STATE_STATUS.items()}
+
+    @property
+    def state_text(self) -> dict[str, str]:
+        """Task state → text colour on Base."""
+        return {state: self.status_text[status] for state, status in STATE_STATUS.items()}
     # Keyed by method kind (``app.ui.collections.method_badge``): text on Base.
     method_text: dict[str, str] = field(default_factory=dict)
 
     def badge_for_state(self, state: str) -> str:
         """The state badge's background (neutral for a state without one)."""
-        return self.state_badge.get(state, self.badge_neutral)
+        return self.status_badge[STATE_STATUS.get(state, Status.NEUTRAL)]
 
     def text_for_state(self, state: str) -> str | None:
         """The state's text colour on Base, None for an unknown state."""
-        return self.state_text.get(state)
+        status = STATE_STATUS.get(state)
+        return None if status is None else self.status_text[status]
 
 
 LIGHT = Colours(
@@ -71,39 +148,26 @@ LIGHT = Colours(
     json_number="#9c5417",
     json_literal="#6a3de8",
     badge_text="#ffffff",
-    badge_ok="#2e7d32",
-    badge_warn="#a35200",
-    badge_error="#c62828",
-    badge_neutral="#616161",
-    text_ok="#277030",
-    text_warn="#8a5a00",
-    text_error="#c62828",
     text_muted="#666666",
     error_banner=("#b71c1c", "#ffebee", "#ef9a9a"),
     warn_banner=("#4e342e", "#fff8e1", "#ffb300"),
     finding_row=("#5d4200", "#fff3cd"),
     marker_row=("#0d3c61", "#e3f2fd"),
-    state_badge={
-        "submitted": "#546e7a",
-        "working": "#1565c0",
-        "input-required": "#a35200",
-        "auth-required": "#a35200",
-        "completed": "#2e7d32",
-        "failed": "#c62828",
-        "rejected": "#c62828",
-        "canceled": "#6a1b9a",
-        "unknown": "#616161",
+    status_badge={
+        Status.OK: "#2e7d32",
+        Status.ERROR: "#c62828",
+        Status.WARNING: "#a35200",
+        Status.STREAMING: "#1565c0",
+        Status.CANCELLED: "#6a1b9a",
+        Status.NEUTRAL: "#616161",
     },
-    state_text={
-        "submitted": "#546e7a",
-        "working": "#1565c0",
-        "input-required": "#ad4e00",
-        "auth-required": "#ad4e00",
-        "completed": "#277030",
-        "failed": "#c62828",
-        "rejected": "#c62828",
-        "canceled": "#6a1b9a",
-        "unknown": "#616161",
+    status_text={
+        Status.OK: "#277030",
+        Status.ERROR: "#c62828",
+        Status.WARNING: "#8a5a00",
+        Status.STREAMING: "#1565c0",
+        Status.CANCELLED: "#6a1b9a",
+        Status.NEUTRAL: "#616161",
     },
     method_text={
         "send": "#a35200",
@@ -122,29 +186,19 @@ DARK = Colours(
     json_number="#ffb74d",
     json_literal="#ce93d8",
     badge_text="#ffffff",
-    badge_ok="#2e7d32",
-    badge_warn="#a35200",
-    badge_error="#c62828",
-    badge_neutral="#616161",
-    text_ok="#81c784",
-    text_warn="#ffcc80",
-    text_error="#ef9a9a",
     text_muted="#9e9e9e",
     error_banner=("#ffcdd2", "#4a1c1c", "#b71c1c"),
     warn_banner=("#ffe0a3", "#3d3117", "#8a6d1f"),
     finding_row=("#ffe0a3", "#3d3117"),
     marker_row=("#bbdefb", "#14314d"),
-    state_badge=dict(LIGHT.state_badge),
-    state_text={
-        "submitted": "#b0bec5",
-        "working": "#90caf9",
-        "input-required": "#ffb74d",
-        "auth-required": "#ffb74d",
-        "completed": "#81c784",
-        "failed": "#ef9a9a",
-        "rejected": "#ef9a9a",
-        "canceled": "#ce93d8",
-        "unknown": "#bdbdbd",
+    status_badge=dict(LIGHT.status_badge),  # white text on them reads on either ground
+    status_text={
+        Status.OK: "#81c784",
+        Status.ERROR: "#ef9a9a",
+        Status.WARNING: "#ffcc80",
+        Status.STREAMING: "#90caf9",
+        Status.CANCELLED: "#ce93d8",
+        Status.NEUTRAL: "#bdbdbd",
     },
     method_text={
         "send": "#ffb74d",
@@ -234,6 +288,7 @@ class Brushes:
     marker_text: QBrush
     marker_row: QBrush
     state_text: dict[str, QBrush]
+    status_text: dict[Status, QBrush]
 
 
 _brushes: tuple[Colours, Brushes] | None = None
@@ -260,6 +315,7 @@ def brushes() -> Brushes:
                 marker_text=b(c.marker_row[0]),
                 marker_row=b(c.marker_row[1]),
                 state_text={k: b(v) for k, v in c.state_text.items()},
+                status_text={k: b(v) for k, v in c.status_text.items()},
             ),
         )
     return _brushes[1]
@@ -273,11 +329,16 @@ BADGE_SHAPE = "border-radius: 4px; padding: 2px 8px;"
 def css(role: str) -> str:
     """The colour part of a style sheet for ``role`` in the current theme.
 
-    Roles: ``badge-ok|warn|error|neutral``, ``badge-state:<state>``, ``badge-idle``,
+    Roles: ``badge-status:<status>`` and ``text-status:<status>`` (:class:`Status`),
+    ``badge-ok|warn|error|neutral``, ``badge-state:<state>``, ``badge-idle``,
     ``text-error``, ``text-warn``, ``banner-error``, ``banner-warn``, ``frame-warn:<name>``
     (a whole sheet for the QFrame named ``name`` and its labels), ``plain``.
     """
     c = colours()
+    if role.startswith("badge-status:"):
+        return f"color: {c.badge_text}; background: {c.status_badge[Status(role[13:])]};"
+    if role.startswith("text-status:"):
+        return f"color: {c.status_text[Status(role[12:])]};"
     if role.startswith("badge-state:"):
         return f"color: {c.badge_text}; background: {c.badge_for_state(role[12:])};"
     badges = {

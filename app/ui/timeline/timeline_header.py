@@ -28,14 +28,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.stream.item_info import TaskState
 from app.protocol.stream.lifecycle import StreamEnding
 from app.protocol.stream.stream_session import StreamSession
-from app.ui.shell import theme
+from app.ui.shell import spacing, theme
 from app.ui.shell.elided import ElidedLabel, IdField
 
 # Theme roles (colours: app/ui/shell/theme.py).
 _IDLE_BADGE, _STALE_BADGE = "badge-idle", "badge-warn"
-_ENDING_BAD, _ENDING_WARN = "text-error", "text-warn"
+_ENDING_BAD = f"text-status:{theme.Status.ERROR}"
+_ENDING_WARN = f"text-status:{theme.Status.WARNING}"
+_ENDING_LIVE = f"text-status:{theme.Status.STREAMING}"
 
 STOP_TIP = (
     "Stop (local): close this connection. Nothing is sent to the agent: the task keeps"
@@ -44,6 +47,10 @@ STOP_TIP = (
 CANCEL_TASK_TIP = (
     "Cancel task (remote): send CancelTask (tasks/cancel in 0.3) for this task to the agent."
     " An open stream stays open and shows the cancellation."
+)
+FOLLOW_UP_TIP = (
+    "Prepare the next turn in the request form: same contextId, and taskId when the task"
+    " waits for input (nothing is sent until you Send)"
 )
 COUNT_TIP = (
     "Rows in the table (stream events, plus a row for each connection's end, markers and"
@@ -91,12 +98,7 @@ class TimelineHeader(QWidget):
             " and append its events to this timeline",
         )
         self.cancel_button = _button("cancelTaskButton", "Cancel task", CANCEL_TASK_TIP)
-        self.follow_up_button = _button(
-            "followUpButton",
-            "Follow up",
-            "Prepare the next turn in the request form: same contextId, and taskId when the"
-            " task waits for input (nothing is sent until you Send)",
-        )
+        self.follow_up_button = _button("followUpButton", "Follow up", FOLLOW_UP_TIP)
 
         status = QHBoxLayout()
         status.addWidget(self.state_label)
@@ -104,8 +106,8 @@ class TimelineHeader(QWidget):
         status.addWidget(self.count_label)
         # One row per id, the full width each: a whole UUID fits in the narrowest pane.
         ids = QGridLayout()
-        ids.setHorizontalSpacing(6)
-        ids.setVerticalSpacing(2)
+        ids.setHorizontalSpacing(spacing.GAP)
+        ids.setVerticalSpacing(spacing.TIGHT)
         for row, (caption, edit, button) in enumerate(
             (
                 ("task", self.task_edit, self.copy_button),
@@ -120,16 +122,16 @@ class TimelineHeader(QWidget):
         buttons.addWidget(_caption("Connection:", "What these do stays on this machine"))
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.resubscribe_button)
-        buttons.addSpacing(4)
+        buttons.addSpacing(spacing.TIGHT)
         buttons.addWidget(_separator())
-        buttons.addSpacing(4)
+        buttons.addSpacing(spacing.TIGHT)
         buttons.addWidget(_caption("Task:", "Requests about the task on the agent"))
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.follow_up_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 2)
-        layout.setSpacing(4)
+        layout.setContentsMargins(0, spacing.TIGHT, 0, spacing.TIGHT)
+        layout.setSpacing(spacing.GAP)
         layout.addLayout(status)
         layout.addLayout(ids)
         layout.addLayout(buttons)
@@ -158,7 +160,7 @@ class TimelineHeader(QWidget):
         ending = session.ending
         if session.running:
             self.ending_label.set_text("streaming…")
-            theme.style(self.ending_label, "plain")
+            theme.style(self.ending_label, _ENDING_LIVE)
         elif ending is None:
             self.ending_label.set_text("")
         else:
@@ -170,12 +172,32 @@ class TimelineHeader(QWidget):
             )
 
     def update_buttons(self, session: StreamSession) -> None:
-        """Enable what makes sense now; every button stays where it is."""
+        """Enable what makes sense now; every button stays where it is, and a disabled
+        one says why in its tooltip."""
         has_task = bool(session.task_id)
+        state = session.state
+        finished = state is not None and state.terminal
         self.stop_button.setEnabled(session.running)
-        self.cancel_button.setEnabled(has_task)
+        self.cancel_button.setEnabled(has_task and not finished)
+        self.cancel_button.setToolTip(
+            CANCEL_TASK_TIP
+            if has_task and not finished
+            else _finished_tip(state, "a finished task cannot be canceled")
+            if finished
+            else "No task yet: the stream has not named one"
+        )
         self.resubscribe_button.setEnabled(has_task and not session.running)
-        self.follow_up_button.setEnabled(bool(session.context_id) and not session.running)
+        follow = bool(session.context_id) and not session.running and not finished
+        self.follow_up_button.setEnabled(follow)
+        self.follow_up_button.setToolTip(
+            FOLLOW_UP_TIP
+            if follow
+            else _finished_tip(state, "it takes no more messages; Send starts a new task")
+            if finished
+            else "Wait for the stream to end (or Stop it)"
+            if session.running
+            else "No context yet: the stream has not named one"
+        )
         self.copy_button.setEnabled(has_task)
         self.copy_context_button.setEnabled(bool(session.context_id))
 
@@ -191,6 +213,10 @@ class TimelineHeader(QWidget):
         if field.text():
             field.copy_id()
             QToolTip.showText(QCursor.pos(), "Copied", button)
+
+
+def _finished_tip(state: TaskState | None, why: str) -> str:
+    return f"The task is {state.value if state else 'finished'}: {why}"
 
 
 def _set_label(label: QLabel, text: str, role: str | None = None, extra: str = "") -> None:

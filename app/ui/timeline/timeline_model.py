@@ -66,6 +66,11 @@ __all__ = [
 
 FLUSH_INTERVAL_MS = 100
 
+TIME_TIP = (
+    "Milliseconds since this exchange's first request was sent: resubscriptions, Cancel"
+    " task and push deliveries count from the same start"
+)
+
 _ROOT = QModelIndex()
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -233,10 +238,12 @@ class TimelineModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+        if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_TIME:
+            return TIME_TIP
         return None
 
     def data(

@@ -15,6 +15,8 @@ it. The request tab owns the network work and reacts to the button signals.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -78,6 +80,12 @@ class TimelinePanel(QWidget):
         self.setObjectName("timelinePanel")
         # A plain object: setting a QWidget attribute is slow, and this changes every event.
         self.session = StreamSession()
+        # One clock for every row: each exchange counts from its own start, so its times
+        # are shifted by when it started after the first send (None: nothing sent yet).
+        self._origin: float | None = None
+        self.wall_origin: float | None = None  # the same instant as time.time() (push)
+        self._offset_ms = 0.0  # the main exchange's start on this clock
+        self._side_offset_ms = 0.0  # the side exchange's (Cancel task)
 
         self.model = TimelineModel(self)
 
@@ -153,7 +161,11 @@ class TimelinePanel(QWidget):
         split.setObjectName("timelineSplitter")
         split.addWidget(table)
         split.addWidget(detail)
-        split.setSizes([400, 220])
+        # Half each, and a shorter pane (a dock opened below) takes from both alike: the
+        # detail stays as readable as the table.
+        split.setSizes([300, 300])
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -167,6 +179,8 @@ class TimelinePanel(QWidget):
         """Forget everything: a new exchange starts in this tab."""
         self.model.clear()
         self.session = StreamSession(version)
+        self._origin = self.wall_origin = None
+        self._offset_ms = self._side_offset_ms = 0.0
         self.raw_view.set_text("")
         self.json_view.set_text("")
         self.tree_page.clear()
@@ -174,13 +188,29 @@ class TimelinePanel(QWidget):
         set_task_column(self.view, shown=False)
         self._refresh_header()
 
+    def note_send(self, *, side: bool = False) -> None:
+        """An exchange of this timeline starts now (the first, a resubscription, or with
+        ``side`` the Cancel task beside it): its events' times are counted from the first."""
+        now = time.perf_counter()
+        if self._origin is None:
+            self._origin, self.wall_origin = now, time.time()
+        offset = (now - self._origin) * 1000.0
+        if side:
+            self._side_offset_ms = offset
+        else:
+            self._offset_ms = offset
+
+    def now_ms(self) -> float:
+        """Milliseconds since the first send (0.0 before it)."""
+        return 0.0 if self._origin is None else (time.perf_counter() - self._origin) * 1000.0
+
     def begin_connection(self, label: str) -> None:
         """A stream starts (the first, or a resubscription marked as a new connection)."""
         connection = self.session.begin_connection()
         if connection > 1:
             self.model.append(
                 TimelineRow(
-                    0.0,
+                    self.now_ms(),
                     ItemKind.COMMENT,
                     self.task_id,
                     summary=label,
@@ -206,7 +236,7 @@ class TimelinePanel(QWidget):
         raw = item.raw
         value = item.json
         index = model.add_frame(
-            item.t * 1000.0,
+            item.t * 1000.0 + self._offset_ms,
             info.kind,
             info.task_id,
             info.state,
@@ -242,7 +272,7 @@ class TimelinePanel(QWidget):
         """A finding on the stream as a whole (a server lingering after the task ended)."""
         self.model.append(
             TimelineRow(
-                event.t * 1000.0,
+                event.t * 1000.0 + self._offset_ms,
                 ItemKind.COMMENT,
                 self.task_id,
                 summary=event.finding.message,
@@ -252,12 +282,13 @@ class TimelinePanel(QWidget):
             )
         )
 
-    def add_error(self, error: ExchangeError) -> None:
-        """An error of the exchange (rpc, protocol, transport) as a red row."""
+    def add_error(self, error: ExchangeError, *, side: bool = False) -> None:
+        """An error of the exchange (rpc, protocol, transport; ``side``: of the side
+        exchange) as a red row."""
         self.session.note_error(error)
         self.model.append(
             TimelineRow(
-                error.t * 1000.0,
+                error.t * 1000.0 + (self._side_offset_ms if side else self._offset_ms),
                 ItemKind.ERROR,
                 self.task_id,
                 summary=" ".join(error_text(error).split()),
@@ -266,13 +297,13 @@ class TimelinePanel(QWidget):
             )
         )
 
-    def add_body(self, body: ResponseBody, label: str) -> None:
-        """A plain body: a JSON error on a streaming call, or a side exchange's result
-        (the Cancel task answer) — classified like a stream item."""
+    def add_body(self, body: ResponseBody, label: str, *, side: bool = False) -> None:
+        """A plain body: a JSON error on a streaming call, or with ``side`` a side
+        exchange's result (the Cancel task answer) — classified like a stream item."""
         info = self.session.note_body(body)
         self.model.append(
             TimelineRow(
-                body.t * 1000.0,
+                body.t * 1000.0 + (self._side_offset_ms if side else self._offset_ms),
                 info.kind if info is not None else ItemKind.ERROR,
                 info.task_id if info is not None else self.task_id,
                 info.state if info is not None else None,
@@ -284,11 +315,11 @@ class TimelinePanel(QWidget):
             )
         )
 
-    def add_marker(self, label: str, t_ms: float = 0.0) -> None:
-        """A note row (e.g. "CancelTask sent")."""
+    def add_marker(self, label: str) -> None:
+        """A note row (e.g. "CancelTask sent"), timed now."""
         self.model.append(
             TimelineRow(
-                t_ms,
+                self.now_ms(),
                 ItemKind.COMMENT,
                 self.task_id,
                 summary=label,
@@ -297,12 +328,13 @@ class TimelinePanel(QWidget):
             )
         )
 
-    def end_connection(self, outcome: Outcome, t_ms: float) -> None:
-        """The stream's exchange ended: add the end row with its lint findings."""
+    def end_connection(self, outcome: Outcome, t_ms: float | None = None) -> None:
+        """The stream's exchange ended ``t_ms`` after it started (None: now): add the end
+        row with its lint findings."""
         ending, findings = self.session.end(outcome)
         self.model.append(
             TimelineRow(
-                t_ms,
+                self.now_ms() if t_ms is None else t_ms + self._offset_ms,
                 ItemKind.END,
                 self.task_id,
                 self.state,

@@ -37,7 +37,8 @@ class TimelineRow:
     append). Change a copy and pass it to ``TimelineModel.refresh`` to update the model.
 
     Attributes:
-        t_ms: milliseconds since the request of this row's connection was sent.
+        t_ms: milliseconds since the timeline's first request was sent (every connection
+            and side request counts from it).
         kind: what the row is.
         task_id, state: the task it is about and the state it reports.
         summary: the one-line description.

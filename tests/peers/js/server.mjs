@@ -2,7 +2,10 @@
 // A2A test peer built only from @a2a-js/sdk pieces (protocol 1.0 + 0.3 compat).
 //
 //   node server.mjs [--host 127.0.0.1] [--port N] [--grpc-port N] [--token T]
-//                   [--sign-alg HS256|RS256|ES256] [--jwks-out PATH]
+//                   [--sign-alg HS256|RS256|ES256] [--jwks-out PATH] [--log-user-agents]
+//
+// --log-user-agents: one stderr line per HTTP request and gRPC call, `user-agent <where>
+// <value>`, so a test can read what a client said it was.
 //
 // Prints exactly one JSON "ready" line on stdout once HTTP and gRPC listen;
 // everything else goes to stderr. SIGTERM/SIGINT -> graceful stop, exit 0.
@@ -58,6 +61,7 @@ try {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'tls-client-ca': { type: 'string' },
+      'log-user-agents': { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -297,6 +301,21 @@ function requireBearer(req, res, next) {
     .send(JSON.stringify({ error: 'unauthorized', message: 'Missing or invalid bearer token' }));
 }
 
+function logUserAgents(impl) {
+  if (!args['log-user-agents']) return impl;
+  const logged = {};
+  for (const [name, handler] of Object.entries(impl)) {
+    logged[name] =
+      typeof handler !== 'function'
+        ? handler
+        : (call, ...rest) => {
+            log(`user-agent grpc:${name} ${call.metadata.get('user-agent')[0] ?? '-'}`);
+            return handler(call, ...rest);
+          };
+  }
+  return logged;
+}
+
 function guardGrpc(definition, impl) {
   if (!TOKEN) return impl;
   const guarded = {};
@@ -426,6 +445,12 @@ function extendedCardOf(card) {
 
 const app = express();
 app.disable('x-powered-by');
+if (args['log-user-agents']) {
+  app.use((req, _res, next) => {
+    log(`user-agent ${req.method}:${req.path} ${req.header('user-agent') ?? '-'}`);
+    next();
+  });
+}
 // --tls-cert/--tls-key: HTTPS and gRPC over TLS; --tls-client-ca: client certificates
 // issued by that CA are required on both.
 const TLS = args['tls-cert']
@@ -504,11 +529,14 @@ async function main() {
 
   grpcServer.addService(
     A2AService,
-    guardGrpc(A2AService, grpcService({ requestHandler, userBuilder: grpcUserBuilder })),
+    guardGrpc(A2AService, logUserAgents(grpcService({ requestHandler, userBuilder: grpcUserBuilder }))),
   );
   grpcServer.addService(
     LegacyA2AService,
-    guardGrpc(LegacyA2AService, legacyGrpcService({ requestHandler, userBuilder: grpcUserBuilder })),
+    guardGrpc(
+      LegacyA2AService,
+      logUserAgents(legacyGrpcService({ requestHandler, userBuilder: grpcUserBuilder })),
+    ),
   );
   let grpcPort;
   try {
