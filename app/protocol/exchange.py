@@ -64,6 +64,7 @@ _OUTCOME_OF_KIND = {
     ErrorKind.TRANSPORT: Outcome.TRANSPORT_ERROR,
     ErrorKind.PROTOCOL: Outcome.PROTOCOL_ERROR,
     ErrorKind.RPC: Outcome.RPC_ERROR,
+    ErrorKind.INTERNAL: Outcome.TRANSPORT_ERROR,
 }
 
 
@@ -222,9 +223,10 @@ async def run_batches(
         yield [ExchangeEnd(clock.now(), Outcome.CANCELLED)]
         raise
     except Exception as exc:
-        log.debug("exchange failed", exc_info=True)
-        message = f"Unexpected {type(exc).__name__}: {exc}"
-        yield [clean(ExchangeError(clock.now(), ErrorKind.TRANSPORT, message))]
+        # Failures of the peer or the network are events by now: this is a bug of ours.
+        log.error("exchange stopped by an internal error", exc_info=True)
+        message = f"Internal error (a bug in A2A Workbench): {type(exc).__name__}: {exc}"
+        yield [clean(ExchangeError(clock.now(), ErrorKind.INTERNAL, message))]
     yield [ExchangeEnd(clock.now(), outcome)]
 
 

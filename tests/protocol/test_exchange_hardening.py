@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
+from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, RequestSent
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.bad_server import Canned, bad_server
@@ -184,3 +185,29 @@ async def test_request_sent_carries_streaming_version_and_a_masked_view() -> Non
     assert "S3CRET" not in repr((shown.url, shown.headers))
     assert ("X-Agent-Key", "k-S3CRET") in sent.headers  # the event itself is what was sent
     assert end(events).outcome is Outcome.OK
+
+
+@pytest.mark.logs_error("a bug is planted in the binding to see the exchange log it at ERROR")
+async def test_a_bug_inside_the_exchange_is_an_internal_error_logged_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def buggy(*args: Any) -> Any:
+        raise ZeroDivisionError("planted S3CRET")
+        yield  # an async generator, like every binding
+
+    monkeypatch.setattr(exchange, "_dispatch", buggy)
+    request = A2ARequest(
+        endpoint="http://127.0.0.1:9/",
+        method="SendMessage",
+        body=BODY,
+        headers=(("Authorization", "Bearer S3CRET"),),
+    )
+    events = await events_of(request)
+    (error,) = errors(events)
+    assert error.kind is ErrorKind.INTERNAL
+    assert error.message.startswith("Internal error (a bug in A2A Workbench): ZeroDivisionError")
+    assert "S3CRET" not in error.message
+    assert end(events).outcome is Outcome.TRANSPORT_ERROR
+    [record] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert record.name == "app.protocol.exchange" and record.exc_info is not None
+    assert record.exc_info[0] is ZeroDivisionError
