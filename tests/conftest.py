@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import leaks
+from tests.helpers import leaks, log_gate
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
@@ -42,6 +42,31 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{LEAKS_ALLOWED}(reason): the test may leave tasks or timers running (name the owner)",
     )
+    config.addinivalue_line("markers", log_gate.MARKER_HELP)
+
+
+_ERROR_RECORDS = pytest.StashKey[log_gate.ErrorRecords]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    """The log gate (tests/helpers/log_gate.py) listens from the first fixture's setup..."""
+    item.stash[_ERROR_RECORDS] = log_gate.ErrorRecords().__enter__()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """... to the last fixture's teardown, then judges what was logged at ERROR."""
+    gate = item.stash.get(_ERROR_RECORDS, None)
+    try:
+        result = yield
+    finally:
+        if gate is not None:
+            gate.__exit__()
+    if gate is not None and (failure := log_gate.verdict(item, gate.records)):
+        pytest.fail(failure, pytrace=False)
+    return result
 
 
 def _leaks_allowed(item: pytest.Item) -> bool:

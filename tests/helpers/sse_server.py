@@ -81,6 +81,10 @@ async def _handle(
             await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
         pass
+    except asyncio.CancelledError:
+        # The server is stopping. Ended, not cancelled: Python 3.11's StreamReaderProtocol
+        # asks a cancelled handler for its exception and logs the CancelledError it gets.
+        pass
     finally:
         server.open_connections -= 1
         writer.close()
