@@ -389,4 +389,7 @@ def _dispatch(
     if prepared.binding is Binding.GRPC:
         # gRPC opens its own channel; the httpx client is passed only to keep one signature.
         return grpc.exchange(prepared, client, clock)
-    raise UsageError(f"The {prepared.binding.value} binding is not available yet")
+    # Unreachable: every Binding has its branch above (docs/ARCHITECTURE.md §6.1).
+    raise UsageError(  # pragma: no cover
+        f"The {prepared.binding.value} binding is not available yet"
+    )
