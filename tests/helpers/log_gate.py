@@ -28,12 +28,19 @@ class ErrorRecords(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
 
-    def __enter__(self) -> ErrorRecords:
+    def attach(self) -> ErrorRecords:
+        """Listen on the root logger (every logger that propagates)."""
         logging.getLogger().addHandler(self)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def detach(self) -> None:
         logging.getLogger().removeHandler(self)
+
+    def __enter__(self) -> ErrorRecords:
+        return self.attach()
+
+    def __exit__(self, *exc: object) -> None:
+        self.detach()
 
 
 def describe(record: logging.LogRecord) -> str:
