@@ -63,9 +63,18 @@ contracts: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# The exchange seam (docs/ARCHITECTURE.md §1): every line of it is run by some test.
+SEAM := app/protocol/events.py,app/protocol/exchange.py,app/protocol/wire/sse.py,app/protocol/wire/jsonrpc_envelope.py
+
+# The suite under coverage ([tool.coverage] in pyproject.toml): the CLI and demo-agent
+# processes the tests start count too; the total must stay above fail_under, the seam at 100 %.
 unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed \
 		$(IAC_VENV)/.installed
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	$(PY) -m coverage erase
+	QT_QPA_PLATFORM=offscreen $(PY) -m coverage run -m pytest
+	$(PY) -m coverage combine --quiet
+	$(PY) -m coverage report
+	$(PY) -m coverage report --include=$(SEAM) --fail-under=100
 
 test: lint contracts typecheck unit
 

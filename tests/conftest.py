@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import leaks
+from tests.helpers import leaks, log_gate
 from tests.helpers.home import temporary_home
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -45,6 +45,31 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{LEAKS_ALLOWED}(reason): the test may leave tasks or timers running (name the owner)",
     )
+    config.addinivalue_line("markers", log_gate.MARKER_HELP)
+
+
+_ERROR_RECORDS = pytest.StashKey[log_gate.ErrorRecords]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    """The log gate (tests/helpers/log_gate.py) listens from the first fixture's setup..."""
+    item.stash[_ERROR_RECORDS] = log_gate.ErrorRecords().attach()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """... to the last fixture's teardown, then judges what was logged at ERROR."""
+    gate = item.stash.get(_ERROR_RECORDS, None)
+    try:
+        result = yield
+    finally:
+        if gate is not None:
+            gate.detach()
+    if gate is not None and (failure := log_gate.verdict(item, gate.records)):
+        pytest.fail(failure, pytrace=False)
+    return result
 
 
 def _leaks_allowed(item: pytest.Item) -> bool:
@@ -112,10 +137,12 @@ def _test_loop(qapp: Any) -> asyncio.AbstractEventLoop:
     """The app's loop (app/ui/shell/event_loop.py), run in pieces by the tests (the app runs
     it once, for good).
 
-    qasync's ``run_until_complete`` ends with one more round of Qt events after the loop
-    has stopped; callbacks that round runs (a task's next step) find no running loop, and
-    ``asyncio.timeout()`` inside them raises "no running event loop" — a failure the app,
-    whose loop never stops, cannot have. Here that last round runs as part of the loop.
+    Between the pieces Qt still delivers events: qasync's ``run_until_complete`` ends with
+    one more round of them, and ``qtbot.wait()`` / ``waitUntil()`` process them too. The
+    callbacks they run (a task's next step) would find no running loop, and
+    ``asyncio.timeout()`` or anyio inside them raise "no running event loop" — a failure the
+    app, whose loop never stops, cannot have. So the loop stays this thread's running loop
+    from the ``qloop`` fixture's start to its end, as in the app.
     """
     from app.ui.shell.event_loop import WorkbenchLoop
 
@@ -124,13 +151,7 @@ def _test_loop(qapp: Any) -> asyncio.AbstractEventLoop:
             try:
                 return super().run_forever()
             finally:
-                asyncio.events._set_running_loop(self)  # for the last round of events
-
-        def run_until_complete(self, future: Any) -> Any:
-            try:
-                return super().run_until_complete(future)
-            finally:
-                asyncio.events._set_running_loop(None)
+                asyncio.events._set_running_loop(self)  # qasync's own finally unset it
 
     return Loop(qapp, already_running=False)
 
@@ -145,6 +166,7 @@ def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.Abstrac
     """
     loop = _test_loop(qapp)
     asyncio.set_event_loop(loop)
+    asyncio.events._set_running_loop(loop)
     errors: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: errors.append(context))
     leaked: list[str] = []
@@ -158,6 +180,7 @@ def qloop(qapp: Any, request: pytest.FixtureRequest) -> Iterator[asyncio.Abstrac
             task.cancel()
         if pending:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        asyncio.events._set_running_loop(None)
         asyncio.set_event_loop(None)
         loop.close()
     assert not errors, f"background task errors: {errors}"

@@ -45,12 +45,15 @@ class ErrorKind(StrEnum):
     - ``transport``: the bytes did not make it (refused, timeout, reset, TLS).
     - ``protocol``: the peer answered, but not with what the method promises.
     - ``rpc``: the peer answered with an A2A/JSON-RPC/REST/gRPC error.
+    - ``internal``: a bug in the workbench stopped the exchange (logged with its traceback);
+      the exchange ends as a ``transport_error``: it did not complete.
     """
 
     USAGE = "usage"
     TRANSPORT = "transport"
     PROTOCOL = "protocol"
     RPC = "rpc"
+    INTERNAL = "internal"
 
 
 class Outcome(StrEnum):

@@ -57,6 +57,7 @@ _OUTCOME_OF_KIND = {
     ErrorKind.TRANSPORT: Outcome.TRANSPORT_ERROR,
     ErrorKind.PROTOCOL: Outcome.PROTOCOL_ERROR,
     ErrorKind.RPC: Outcome.RPC_ERROR,
+    ErrorKind.INTERNAL: Outcome.TRANSPORT_ERROR,
 }
 
 
@@ -178,8 +179,10 @@ class ExchangeCore:
 
     def internal_error(self, exc: Exception) -> EventBatch:
         """An exception that is no transport failure: a bug, logged with its traceback."""
-        log.error("exchange failed: internal error", exc_info=exc)
-        return [self._unexpected(exc)]
+        # Failures of the peer or the network are events by now: this is a bug of ours.
+        log.error("exchange stopped by an internal error", exc_info=exc)
+        message = f"Internal error (a bug in A2A Workbench): {type(exc).__name__}: {exc}"
+        return [self._clean(ExchangeError(self._clock.now(), ErrorKind.INTERNAL, message))]
 
     def cancelled(self) -> EventBatch:
         """The consumer cancelled the exchange: its end, for anyone still listening."""

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from app.errors import WorkbenchError
+from app.errors import UsageError
 from app.spec import spec_text as parse
 from app.spec.spec_text import SpecError
 
@@ -29,10 +29,11 @@ FORMAT_KEY = "a2aFixture"
 Pairs = tuple[tuple[str, str], ...]
 
 
-class FixtureError(WorkbenchError):
+class FixtureError(UsageError):
     """A fixture file that cannot be read: the message names the file and the field.
 
-    Raised by :func:`load` and :func:`from_document`; caught by the ``replay`` command (exit 3).
+    Raised by :func:`load` and :func:`from_document`; caught by the ``replay`` command as the
+    usage error it is (exit 3).
     """
 
 

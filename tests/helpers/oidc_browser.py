@@ -62,8 +62,11 @@ async def browse(url: str, *, deny: bool = False) -> None:
             if deny and abort:
                 response = await client.get(urljoin(str(response.url), abort))
                 continue
-            if deny and form["id"] == "op.deviceConfirmForm":
+            denied = deny and form["id"] == "op.deviceConfirmForm"
+            if denied:
                 fields["abort"] = "yes"
             action = urljoin(str(response.url), str(form["action"]))
             response = await client.post(action, data=fields)
+            if denied:
+                return  # the provider offers the code form again: a person would stop here
         raise AssertionError(f"the provider's pages did not end after {MAX_PAGES} forms")

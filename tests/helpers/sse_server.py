@@ -81,10 +81,14 @@ async def _handle(
             await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
         pass
+    except asyncio.CancelledError:
+        pass  # the server is stopping (see below)
     finally:
         server.open_connections -= 1
         writer.close()
-        with contextlib.suppress(Exception):
+        # Ended, never cancelled, even when the stop comes while closing: Python 3.11's
+        # StreamReaderProtocol asks a cancelled handler for its exception and logs it.
+        with contextlib.suppress(Exception, asyncio.CancelledError):
             await writer.wait_closed()
 
 

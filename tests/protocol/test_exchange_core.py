@@ -244,6 +244,7 @@ def test_findings_follow_the_body_they_concern() -> None:
     assert finding.seq is None
 
 
+@pytest.mark.logs_error("the core is handed an internal error to log at ERROR")
 def test_an_internal_error_is_logged_with_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
     core, _ = _core()
     try:
@@ -251,7 +252,8 @@ def test_an_internal_error_is_logged_with_its_traceback(caplog: pytest.LogCaptur
     except TypeError as exc:
         with caplog.at_level(logging.DEBUG, logger="app.protocol.exchange_core"):
             (error,) = core.internal_error(exc)
-    assert isinstance(error, ExchangeError) and error.message == "Unexpected TypeError: a bug"
+    assert isinstance(error, ExchangeError) and error.kind is ErrorKind.INTERNAL
+    assert error.message == "Internal error (a bug in A2A Workbench): TypeError: a bug"
     (logged,) = caplog.records
     assert logged.levelno == logging.ERROR and logged.exc_info is not None
     assert core.end()[0].outcome is Outcome.TRANSPORT_ERROR  # type: ignore[union-attr]

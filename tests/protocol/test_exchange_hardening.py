@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -15,8 +16,18 @@ from typing import Any
 import pytest
 
 from app.protocol import exchange
-from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, RequestSent
-from app.protocol.request import A2ARequest
+from app.protocol.clock import Clock
+from app.protocol.events import (
+    ErrorKind,
+    ExchangeEnd,
+    ExchangeError,
+    Outcome,
+    RequestSent,
+    ResponseBody,
+    ResponseHead,
+    StreamItem,
+)
+from app.protocol.request import A2ARequest, PreparedCall
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.bad_server import Canned, bad_server
 
@@ -183,4 +194,91 @@ async def test_request_sent_carries_streaming_version_and_a_masked_view() -> Non
     shown = sent.masked()
     assert "S3CRET" not in repr((shown.url, shown.headers))
     assert ("X-Agent-Key", "k-S3CRET") in sent.headers  # the event itself is what was sent
+    assert end(events).outcome is Outcome.OK
+
+
+@pytest.mark.logs_error("a bug is planted in the binding to see the exchange log it at ERROR")
+async def test_a_bug_inside_the_exchange_is_an_internal_error_logged_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def buggy(*args: Any) -> Any:
+        raise ZeroDivisionError("planted S3CRET")
+        yield  # an async generator, like every binding
+
+    _use_binding(monkeypatch, buggy)
+    request = A2ARequest(
+        endpoint="http://127.0.0.1:9/",
+        method="SendMessage",
+        body=BODY,
+        headers=(("Authorization", "Bearer S3CRET"),),
+    )
+    events = await events_of(request)
+    (error,) = errors(events)
+    assert error.kind is ErrorKind.INTERNAL
+    assert error.message.startswith("Internal error (a bug in A2A Workbench): ZeroDivisionError")
+    assert "S3CRET" not in error.message
+    assert end(events).outcome is Outcome.TRANSPORT_ERROR
+    [record] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert record.name == "app.protocol.exchange_core" and record.exc_info is not None
+    assert record.exc_info[0] is ZeroDivisionError
+
+
+async def test_a_1_0_stream_closed_while_working_looks_past_a_trailing_message() -> None:
+    # The ending is judged by the last item that carries a task state: a message has none.
+    task = {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}
+    message = {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "still on it"}]}
+    frames = [
+        {"jsonrpc": "2.0", "id": 1, "result": {"task": task}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"message": message}},
+    ]
+    canned = Canned(headers={"Content-Type": "text/event-stream"}, body=sse(*frames))
+    with bad_server(canned) as url:
+        events = await events_of(A2ARequest(url, "SendStreamingMessage", BODY))
+    (error,) = errors(events)
+    assert error.message == "The server closed the stream while the task was still working"
+    assert end(events).outcome is Outcome.PROTOCOL_ERROR
+
+
+def _use_binding(monkeypatch: pytest.MonkeyPatch, exchange_fn: Any) -> None:
+    """Every binding's transport replaced by one whose ``exchange`` is ``exchange_fn``."""
+
+    class _Transport:
+        exchange = staticmethod(exchange_fn)
+
+    monkeypatch.setattr(exchange, "transport_for", lambda binding: _Transport)
+
+
+def _fake_binding(
+    monkeypatch: pytest.MonkeyPatch, *answer: ResponseBody | StreamItem
+) -> A2ARequest:
+    """A binding of the exchange's contract (docs/ARCHITECTURE.md §6.1), answering a
+    streaming call with ``answer`` and no error of its own."""
+
+    async def binding(prepared: PreparedCall, client: Any, clock: Clock) -> Any:
+        sent = RequestSent(clock.now(), "POST", prepared.request.endpoint, (), b"{}", "x")
+        yield [sent, ResponseHead(clock.now(), 200, "OK", "HTTP/1.1", ())]
+        yield list(answer)
+
+    _use_binding(monkeypatch, binding)
+    return A2ARequest("http://127.0.0.1:9/", "SendStreamingMessage", BODY)
+
+
+async def test_an_item_the_binding_left_unclassified_is_classified_by_the_exchange(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    done = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}
+    item = StreamItem(0.0, 1, b"data: {}\n\n", {"jsonrpc": "2.0", "id": 1, "result": done})
+    assert item.info is None
+    events = await events_of(_fake_binding(monkeypatch, item))
+    assert not errors(events)
+    assert end(events).outcome is Outcome.OK
+
+
+async def test_a_plain_answer_to_a_streaming_call_is_not_judged_as_an_empty_stream(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = {"jsonrpc": "2.0", "id": 1, "result": {"message": {"messageId": "m"}}}
+    body = ResponseBody(0.0, json.dumps(result).encode(), "application/json", result)
+    events = await events_of(_fake_binding(monkeypatch, body))
+    assert not errors(events)
     assert end(events).outcome is Outcome.OK

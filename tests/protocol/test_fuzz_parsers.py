@@ -1,5 +1,5 @@
 """Fuzzing every parser of hostile input: each answers with a result or a documented error,
-never an unexpected exception (which the exchange would report as "Unexpected …")."""
+never an unexpected exception (which the exchange would report as an internal error)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""gRPC failures from a hostile server map to the documented kinds (never "Unexpected")."""
+"""gRPC failures from a hostile server map to the documented kinds (never an internal error)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ async def run(request: A2ARequest) -> list[Any]:
     events = [event async for event in exchange.run(request)]
     for event in events:
         if isinstance(event, ExchangeError):
-            assert not event.message.startswith("Unexpected"), event.message
+            assert event.kind is not ErrorKind.INTERNAL, event.message
     return events
 
 

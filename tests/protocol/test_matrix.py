@@ -332,6 +332,10 @@ async def test_grpc_not_found_decodes_error_info(
     assert any(line.startswith("ErrorInfo: reason=TASK_NOT_FOUND") for line in error.details)
     assert any(key == "grpc-status-details-bin" for key, _ in error.trailers)
     assert error.data[0]["reason"] == "TASK_NOT_FOUND"
+    # The CLI's error record carries all of it (README, jsonl records).
+    record = error.as_record()
+    assert record["data"] == error.data and record["details"] == list(error.details)
+    assert record["trailers"] == [list(pair) for pair in error.trailers]
 
 
 async def test_grpc_0_3_not_found_has_the_class_name_in_details(sdk_peer: dict[str, Any]) -> None:

@@ -143,6 +143,27 @@ def test_utf8_split_inside_a_character() -> None:
         assert decode(*chunks)[0].data == "héllo ✓"
 
 
+def test_a_data_field_without_a_colon_adds_an_empty_line() -> None:
+    (event,) = decode(b"data: a\ndata\n\n")
+    assert event.data == "a\n"
+    assert [e.data for e in decode(b"data\n\ndata\ndata: b\n\n")] == ["", "\nb"]
+
+
+def test_a_bytearray_or_memoryview_chunk_makes_bytes_frames() -> None:
+    decoder = SseDecoder()
+    (first,) = decoder.feed(bytearray(b"data: a\n\n"))
+    (second,) = decoder.feed(memoryview(b"data: b\n\n"))
+    assert (first.raw, second.raw) == (b"data: a\n\n", b"data: b\n\n")
+    assert type(first.raw) is bytes and type(second.raw) is bytes
+
+
+def test_a_stream_of_half_a_bom_closes_as_one_incomplete_frame() -> None:
+    decoder = SseDecoder()
+    assert decoder.feed(b"\xef\xbb") == []  # could still be a BOM: held
+    (event,) = decoder.close()
+    assert event.raw == b"\xef\xbb" and event.data is None and event.complete is False
+
+
 def test_extra_blank_lines_dispatch_nothing() -> None:
     events = decode(b"\n\n\ndata: x\n\n\n\n")
     assert [e.data for e in events] == ["x"]

@@ -112,6 +112,9 @@ async def test_a_connection_arriving_as_it_stops_is_closed_by_stop() -> None:
         assert _closed_by_server(client)
 
 
+@pytest.mark.logs_error(
+    "uvicorn logs the request it cancels after the graceful second (its own ERROR records)"
+)
 async def test_a_request_still_arriving_is_closed_by_stop() -> None:
     receiver = PushReceiver()
     await receiver.start()

@@ -322,6 +322,7 @@ def test_a_big_body_with_a_lone_surrogate_escape_is_shown(
         assert json.loads(text) == json.loads(body)
 
 
+@pytest.mark.logs_error("the pretty writer is broken on purpose: the presenter logs its traceback")
 def test_a_big_body_the_pretty_writer_fails_on_still_shows_and_the_exchange_ends(
     qtbot: Any,
     window: MainWindow,

@@ -113,11 +113,6 @@ class SseDecoder:
         """Bytes held for a frame not yet complete (to cap runaway frames)."""
         return len(self._buf) + len(self._raw)
 
-    @property
-    def last_event_id(self) -> str:
-        """The last ``id`` seen (what a reconnecting client would send as Last-Event-ID)."""
-        return self._last_id
-
     def feed(self, chunk: bytes) -> list[SseEvent]:
         """Consume ``chunk``; return the frames it completed, in order."""
         if not chunk:

@@ -81,6 +81,7 @@ def error_text(error: ExchangeError) -> str:
         "transport": "Transport error",
         "protocol": "Protocol error",
         "usage": "Request not sent",
+        "internal": "Internal error",
     }[error.kind.value]
     code = f" {error.code}" if error.code is not None else ""
     name = f" {error.name}" if error.name and error.name != str(error.code) else ""

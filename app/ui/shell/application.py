@@ -33,11 +33,7 @@ from PySide6.QtWidgets import QApplication
 from app.ui.shell.main_window import MainWindow
 
 if TYPE_CHECKING:
-    import asyncio
-
     from app.ui.shell.demo_process import DemoAgentProcess
-
-log = logging.getLogger("app")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -75,12 +71,6 @@ def plain_args(argv: list[str]) -> argparse.Namespace | None:
         else:
             return None
     return argparse.Namespace(**values)
-
-
-def _report_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    # Exceptions in bare tasks never reach sys.excepthook; log them instead of losing them.
-    log.error("Unhandled error in background task: %s", context.get("message"),
-              exc_info=context.get("exception"))  # fmt: skip
 
 
 async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: bool) -> int:
@@ -203,11 +193,13 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio
 
     from app.ui.collections.spec_dock import EXAMPLE_SPEC
+    from app.ui.shell import unexpected
     from app.ui.shell.event_loop import WorkbenchLoop
 
     loop = WorkbenchLoop(app)
     asyncio.set_event_loop(loop)
-    loop.set_exception_handler(_report_loop_exception)
+    # Errors nobody caught (slots, threads, tasks): logged, and shown with Copy details.
+    unexpected.install(window.messages, loop)
     window.complete_setup()
     # The demo agent's saved requests, in the spec tree, unless the last session's
     # collections came back instead (the user may have closed the example).

@@ -128,6 +128,7 @@ class Colours:
     def state_text(self) -> dict[str, str]:
         """Task state → text colour on Base."""
         return {state: self.status_text[status] for state, status in STATE_STATUS.items()}
+
     # Keyed by method kind (``app.ui.collections.method_badge``): text on Base.
     method_text: dict[str, str] = field(default_factory=dict)
 
