@@ -65,7 +65,7 @@ def outcome(tab: RequestTab) -> Outcome | None:
     return tab.response_view.outcome
 
 
-def test_switching_to_grpc_offers_the_cards_grpc_interface(
+def test_switching_to_grpc_takes_the_cards_grpc_interface_with_undo(
     qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
 ) -> None:
     tab = tab_with_card(qtbot, window, wait_until, sdk_peer["jsonrpc_url"])
@@ -73,22 +73,30 @@ def test_switching_to_grpc_offers_the_cards_grpc_interface(
     assert not bar.isVisible()  # the endpoint is the card's JSON-RPC interface
     find(tab, QComboBox, "bindingCombo").setCurrentText("GRPC")
     assert bar.isVisible()
-    grpc = sdk_peer["grpc_target"]
+    grpc = f"http://{sdk_peer['grpc_target']}"  # as the card writes it
+    assert tab.endpoint_edit.text() == grpc
     assert find(tab, QLabel, "bindingOfferLabel").text() == (
-        f"The Agent Card lists gRPC (1.0) at {grpc}"
+        f"Endpoint set to {grpc}: the gRPC 1.0 interface on the card fetched on the Agent"
+        f" Card page ({sdk_peer['card_url']})."
     )
     screenshot(window, "flow-binding-offer.png")
+    assert send(qtbot, tab, wait_until) == ""
+    assert outcome(tab) is Outcome.OK
 
-    # Sent anyway to the old URL: the error says why, in words, and where to go.
+    # Undo: the JSON-RPC URL again; sent there, the error says why, in words, and where.
+    click(qtbot, tab, "undoCardInterfaceButton")
+    assert tab.endpoint_edit.text() == sdk_peer["jsonrpc_url"] and not bar.isVisible()
     error = send(qtbot, tab, wait_until)
     assert outcome(tab) is Outcome.TRANSPORT_ERROR
     assert f"this port answers HTTP/1.1; gRPC needs HTTP/2 — the card lists gRPC at {grpc}" in (
         error
     )
     assert "SETTINGS frame" not in error
-    tab.result_tabs.setCurrentWidget(tab.response_view)  # the Response tab, clicked
     screenshot(window, "flow-grpc-error.png")
 
+    assert find(tab, QLabel, "bindingOfferLabel").text() == (
+        f"The Agent Card lists gRPC (1.0) at {grpc}"
+    )
     click(qtbot, tab, "useCardInterfaceButton")
     assert tab.endpoint_edit.text() == grpc and not bar.isVisible()
     assert send(qtbot, tab, wait_until) == ""

@@ -312,8 +312,12 @@ class SpecController(QObject):
 
     def _on_save_triggered(self) -> None:
         tab = self.host.current_tab()
-        if tab is not None:  # first: store {{baseUrl}} instead of the demo agent's origin?
-            self.environments.offer_variable(tab, lambda: self._save_to_target(tab))
+        if tab is not None:  # a body that does not fit the tab: its banner asks first
+            tab.before_save(lambda: self._save_fitting(tab))
+
+    def _save_fitting(self, tab: RequestTab) -> None:
+        # First: store {{baseUrl}} instead of the demo agent's origin?
+        self.environments.offer_variable(tab, lambda: self._save_to_target(tab))
 
     def _save_to_target(self, tab: RequestTab) -> None:
         target = self.target_for(tab)

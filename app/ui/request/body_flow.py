@@ -1,8 +1,9 @@
-"""The body flow of a request tab: the template preview follows what the user types.
+"""The body flow of a request tab: the template follows what the user types.
 
-The preview is rendered again on every keystroke in the *Text* field and in the id fields,
+The template is rendered again on every keystroke in the *Text* field and in the id fields,
 and whenever the method, version or binding changes (the tab calls
-:meth:`BodyFlowTab.generate_preview`). The draft is still only overwritten by an explicit
+:meth:`BodyFlowTab.generate_preview`); an untouched draft follows it
+(:mod:`app.ui.request.body_follow`). An edited draft is only overwritten by an explicit
 action: *Replace request body*, Enter in the *Text* field, or Ctrl+Shift+Enter (*Request →
 Replace and send*).
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QHBoxLayout
 
     from app.ui.request.request_controller import RequestController
-    from app.ui.shell.widgets import CodeView
 
 
 class BodyFlowTab(Protocol):
@@ -43,20 +43,16 @@ class BodyFlowTab(Protocol):
     @property
     def message_text_edit(self) -> QLineEdit: ...
     @property
-    def replace_button(self) -> QPushButton: ...
-    @property
-    def preview(self) -> CodeView: ...
-    @property
     def controller(self) -> RequestController: ...
     @property
     def busy(self) -> bool: ...
 
     def generate_preview(self) -> None:
-        """Render the method's template into the preview."""
+        """Render the method's template beside the draft."""
         ...
 
     def replace_body(self) -> None:
-        """Overwrite the draft with the preview."""
+        """Overwrite the draft with the template."""
         ...
 
     def send_or_cancel(self) -> None: ...
@@ -97,19 +93,15 @@ class BodyFlow(QObject):
         tab.message_text_edit.textChanged.connect(self._refresh)
         tab.message_text_edit.returnPressed.connect(tab.replace_body)
         tab.message_text_edit.setToolTip(
-            "Message text: the preview follows it; Enter replaces the draft with the"
-            " preview, Ctrl+Shift+Enter replaces and sends"
+            "Message text: the template follows it, and an untouched draft the template;"
+            " Enter replaces an edited draft with the template, Ctrl+Shift+Enter replaces"
+            " and sends"
         )
         self.task_id_edit.textEdited.connect(self._refresh)
         self.context_id_edit.textEdited.connect(self._refresh)
         self.task_id_edit.returnPressed.connect(tab.replace_body)
         self.context_id_edit.returnPressed.connect(tab.replace_body)
         self.follow_up_button.clicked.connect(self._on_follow_up_clicked)
-        tab.replace_button.setToolTip("Overwrite the draft with the preview (Enter in Text)")
-        tab.preview.setPlaceholderText(
-            "The method's template, following the Text field; “Replace request body”"
-            " (Enter in Text) copies it into the draft"
-        )
         tab.controller.started.connect(self._on_started)
         tab.controller.events_arrived.connect(self._on_events)
         tab.controller.finished.connect(self._on_finished)

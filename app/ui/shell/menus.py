@@ -218,7 +218,7 @@ class WindowMenus:
         self.generate = self.action(
             self.request,
             "&Generate request body",
-            lambda: _if(tab(), lambda t: t.generate_preview()),
+            lambda: _if(tab(), lambda t: t.regenerate()),
             name="generateBodyAction",
         )
         self.replace = self.action(
