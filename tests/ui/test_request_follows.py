@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QComboBox, QFrame, QLabel, QLineEdit, QPlainTextEd
 
 from app.protocol.events import Outcome
 from app.spec.document import SpecDocument
+from app.ui.collections.spec_dock import EXAMPLE_SPEC
+from app.ui.request.binding_help import spelled_like
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.bad_server import Canned, bad_server
@@ -142,8 +144,9 @@ def test_switching_binding_on_the_demo_tab_takes_the_demo_cards_url(
     assert label.isVisible()
     assert label.text() == (
         f"Endpoint set to {sdk_peer['rest_url']}: the HTTP+JSON 1.0 interface on the demo"
-        f" agent's card ({sdk_peer['card_url']})."
+        " agent's card."
     )
+    assert label.toolTip() == f"From {sdk_peer['card_url']}"
     qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
     wait_sent(tab, wait_until)
     assert tab.response_view.outcome is Outcome.OK
@@ -206,7 +209,7 @@ def test_a_fresh_body_follows_and_its_first_send_always_goes(
     tab = demo_tab(window, sdk_peer)
     assert tab.preview.toPlainText() == find(tab, QPlainTextEdit, "bodyEditor").toPlainText()
     status = find(tab, QLabel, "templateStatusLabel")
-    assert "follows method, version, binding, Text and ids" in status.text()
+    assert status.text().startswith("The draft follows it (method, version, binding, Text")
     replace = find(tab, QPushButton, "replaceBodyButton")
     assert not replace.isEnabled() and "the draft is the template" in replace.toolTip()
     pick(tab, "methodCombo", "SendStreamingMessage")  # no Replace step
@@ -229,7 +232,7 @@ def test_an_edited_draft_shows_the_changes_and_the_banner_goes_after_replace(
     pick(tab, "methodCombo", "SendStreamingMessage")
     assert find(tab, QPlainTextEdit, "bodyEditor").toPlainText() == mine  # never overwritten
     status = find(tab, QLabel, "templateStatusLabel").text()
-    assert status.startswith("Your edited draft differs from the template in 4 lines")
+    assert status.startswith("Your draft differs in 4 lines (Changes)")
     diff = find(tab, QPlainTextEdit, "templateDiffView")
     assert diff.isVisible()
     assert '-  "method": "SendMessage",' in diff.toPlainText()
@@ -288,3 +291,37 @@ def test_send_shows_the_response_whatever_page_was_in_front(
     assert tab.result_tabs.currentWidget() is tab.response_view
     wait_sent(tab, wait_until)
     assert "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+
+
+def test_a_saved_request_keeps_its_base_url_variable_across_a_switch(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    window.on_demo_ready(sdk_peer)
+    window.spec.open_spec(EXAMPLE_SPEC, remember=False)
+    window.spec.set_demo_info(sdk_peer)  # the demo environment follows the demo agent
+    doc = window.spec.document
+    assert doc is not None
+    op = doc.find("sum-numbers-1-0-http-json")
+    assert op is not None
+    tab = window.spec.open_operation(op)
+    assert tab.endpoint_edit.text() == "{{baseUrl}}/rest"
+    pick(tab, "bindingCombo", "JSONRPC")
+    wait_until(lambda: tab.endpoint_edit.text() != "{{baseUrl}}/rest")
+    assert tab.endpoint_edit.text() == "{{baseUrl}}/"
+    assert find(tab, QLabel, "bindingOfferLabel").text() == (
+        "Endpoint set to {{baseUrl}}/: the JSON-RPC 1.0 interface on the demo agent's card."
+    )
+    qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
+    wait_sent(tab, wait_until)
+    assert tab.response_view.outcome is Outcome.OK
+    assert "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+
+
+def test_an_endpoint_url_is_spelled_with_its_leading_variable() -> None:
+    values = {"baseUrl": "http://h:80", "other": "http://x"}
+    assert spelled_like("{{baseUrl}}/", "http://h:80/rest", values.get) == "{{baseUrl}}/rest"
+    assert spelled_like("{{ baseUrl }}/rest", "http://h:80", values.get) == "{{ baseUrl }}"
+    assert spelled_like("{{baseUrl}}/", "http://h:8080/", values.get) is None  # not a prefix
+    assert spelled_like("{{baseUrl}}/", "127.0.0.1:5", values.get) is None
+    assert spelled_like("{{unset}}/", "http://h:80/", values.get) is None
+    assert spelled_like("http://h:80/", "http://h:80/rest", values.get) == "http://h:80/rest"

@@ -8,8 +8,9 @@ sets ``endpointEdit`` (and the tenant) to the card's interface for the new bindi
 version, and the bar under the endpoint (``bindingOfferBar``, ``bindingOfferLabel``) says
 where it came from, with *Undo* (``undoCardInterfaceButton``). When the card lists no such
 interface the bar says so before Send, offering another version's interface if there is
-one (*Use it*, ``useCardInterfaceButton``). An endpoint written with ``{{variables}}`` is
-never rewritten: the interface is offered instead.
+one (*Use it*, ``useCardInterfaceButton``). An endpoint that starts with a ``{{variable}}``
+keeps it (``{{baseUrl}}/`` becomes ``{{baseUrl}}/rest``); one its variables cannot spell is
+not rewritten: the interface is offered instead.
 
 The bar is re-evaluated whenever the endpoint changes. An error that says the endpoint
 speaks another binding (:mod:`app.protocol.methods.binding_errors` words it, for the CLI too)
@@ -18,6 +19,7 @@ gets the card's interface added: "… — the card lists gRPC at 127.0.0.1:50051
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
@@ -34,6 +36,7 @@ from app.protocol.card.known_cards import (
 from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.events import ExchangeError
 from app.protocol.methods.binding_errors import card_hint, says_other_binding
+from app.spec.variables import VARIABLE, Resolver
 from app.ui.shell import theme
 from app.ui.shell.tasks import OwnedTask
 
@@ -71,6 +74,11 @@ class BindingHelpTab(Protocol):
     @property
     def known_cards(self) -> KnownCards: ...
     @property
+    def variables(self) -> Resolver | None:
+        """What fills the endpoint's ``{{variables}}``."""
+        ...
+
+    @property
     def card_panel(self) -> CardPanel: ...
     @property
     def controller(self) -> RequestController: ...
@@ -104,9 +112,6 @@ class BindingHelp(QObject):
         self._task = OwnedTask()
         self.bar = QFrame()
         self.bar.setObjectName("bindingOfferBar")
-        theme.style(
-            self.bar, "frame-warn:bindingOfferBar", "QFrame#bindingOfferBar { border-radius: 4px; }"
-        )
         self.label = QLabel()
         self.label.setObjectName("bindingOfferLabel")
         self.label.setWordWrap(True)
@@ -157,7 +162,20 @@ class BindingHelp(QObject):
 
     def card(self) -> KnownCard | None:
         """The known card of the agent at the tab's endpoint (no I/O)."""
-        return self._known().find(self._tab.endpoint_edit.text().strip())
+        return self._known().find(self.endpoint())
+
+    def endpoint(self) -> str:
+        """The tab's endpoint with its ``{{variables}}`` filled in ("" when one is unset)."""
+        raw = self._tab.endpoint_edit.text().strip()
+        variables = self._tab.variables
+        if "{{" not in raw:
+            return raw
+        if variables is None:
+            return ""
+        try:
+            return variables.substitute(raw, "endpoint")
+        except Exception:  # an unset variable: no endpoint to speak of yet
+            return ""
 
     def interfaces(self) -> list[InterfaceView]:
         """The card's speakable interfaces for the tab's binding, its version first."""
@@ -172,19 +190,22 @@ class BindingHelp(QObject):
     def follow(self) -> None:
         """Set the endpoint to the card's interface for the tab's binding and version, from a
         known card or, when none is known, one looked up (async)."""
-        endpoint = self._tab.endpoint_edit.text().strip()
+        raw, endpoint = self._tab.endpoint_edit.text(), self.endpoint()
         card = self._known().find(endpoint)
         if card is not None:
             self._apply(card, endpoint)
         elif endpoint and self._known().to_fetch(endpoint) is not None:
-            self._task.start(self._look_up(endpoint, (self._tab.binding, self._tab.version)))
+            switch = (self._tab.binding, self._tab.version)
+            self._task.start(self._look_up(raw, endpoint, switch))
         else:
             self.refresh()
 
-    async def _look_up(self, endpoint: str, switch: tuple[Binding, ProtocolVersion]) -> None:
+    async def _look_up(
+        self, raw: str, endpoint: str, switch: tuple[Binding, ProtocolVersion]
+    ) -> None:
         tab = self._tab
         card = await self._known().lookup(endpoint, switch[1], network=tab.network())
-        if tab.endpoint_edit.text().strip() != endpoint or (tab.binding, tab.version) != switch:
+        if tab.endpoint_edit.text() != raw or (tab.binding, tab.version) != switch:
             return  # the user went on meanwhile: what was asked for is no longer wanted
         if card is None:
             self.refresh()
@@ -200,13 +221,22 @@ class BindingHelp(QObject):
         if address(iface.url) == address(endpoint) and iface.tenant == tab.tenant_edit.text():
             self._hide()
             return
-        where = f"{self._what(iface)} interface on {card.source} ({card.card_url})"
-        if "{{" in endpoint:  # a variable stays: offer instead of rewriting
-            self._show(f"{where[0].upper()}{where[1:]} is at {iface.url}.", offer=iface)
+        what = self._what(iface)
+        variables = tab.variables
+        spelled = spelled_like(
+            tab.endpoint_edit.text().strip(),
+            iface.url,
+            variables.lookup if variables is not None else lambda _name: None,
+        )
+        if spelled is None:  # its variables cannot say it: offer instead of rewriting
+            source = f"{card.source[0].upper()}{card.source[1:]}"
+            self._show(f"{source} lists {what} at {iface.url}.", card, offer=iface)
             return
         self._undo = (tab.endpoint_edit.text(), tab.tenant_edit.text())
-        self._set_endpoint(iface.url, iface.tenant)
-        self._show(f"Endpoint set to {iface.url}: the {where}.", undo=True)
+        self._set_endpoint(spelled, iface.tenant)
+        self._show(
+            f"Endpoint set to {spelled}: the {what} interface on {card.source}.", card, undo=True
+        )
 
     def _no_interface(self, card: KnownCard, endpoint: str) -> None:
         tab = self._tab
@@ -216,7 +246,7 @@ class BindingHelp(QObject):
         others = card.interfaces(tab.binding)
         if others:
             text += f" It lists {self._what(others[0])} at {others[0].url}."
-        self._show(text, offer=others[0] if others else None)
+        self._show(text, card, offer=others[0] if others else None, warn=True)
 
     def undo(self) -> None:
         """*Undo*: the endpoint and tenant as they were before the switch set them."""
@@ -237,7 +267,7 @@ class BindingHelp(QObject):
 
     def refresh(self, *_args: object) -> None:
         """Offer the card's interface for the binding when the endpoint is not one of them."""
-        endpoint = self._tab.endpoint_edit.text()
+        endpoint = self.endpoint()
         found = self.interfaces()
         if not found or any(address(i.url) == address(endpoint) for i in found):
             self._hide()
@@ -245,7 +275,9 @@ class BindingHelp(QObject):
         name = traits(self._tab.binding).label
         self._show(
             f"The Agent Card lists {name} ({found[0].protocol_version}) at {found[0].url}",
+            self.card(),
             offer=found[0],
+            warn=True,
         )
 
     def use_offer(self) -> None:
@@ -255,11 +287,23 @@ class BindingHelp(QObject):
         if offer is not None:
             self._tab.use_interface(offer)
 
-    def _show(self, text: str, *, offer: InterfaceView | None = None, undo: bool = False) -> None:
+    def _show(
+        self,
+        text: str,
+        card: KnownCard | None,
+        *,
+        offer: InterfaceView | None = None,
+        undo: bool = False,
+        warn: bool = False,
+    ) -> None:
         self._offer = offer
         if not undo:
             self._undo = None
+        # A followed switch is news (info); a mismatch the user should act on, a warning.
+        role = "frame-warn:bindingOfferBar" if warn else "frame-info:bindingOfferBar"
+        theme.style(self.bar, role, "QFrame#bindingOfferBar { border-radius: 4px; }")
         self.label.setText(text)
+        self.label.setToolTip(f"From {card.card_url}" if card is not None else "")
         self.use_button.setVisible(offer is not None)
         self.undo_button.setVisible(undo)
         self.bar.show()
@@ -320,7 +364,24 @@ class BindingHelp(QObject):
             return
         tab = self._tab
         pairs = [(i.binding, i.url) for i in self.interfaces()]
-        hint = card_hint(tab.binding, pairs, tab.endpoint_edit.text())
+        hint = card_hint(tab.binding, pairs, self.endpoint())
         if hint:
             tab.response_view.add_hint(event, hint)
             self.refresh()
+
+
+def spelled_like(endpoint: str, url: str, lookup: Callable[[str], str | None]) -> str | None:
+    """``url`` written the way ``endpoint`` is: with its leading ``{{variable}}`` when the
+    variable's value starts ``url`` (``{{baseUrl}}/`` → ``{{baseUrl}}/rest``); ``url`` itself
+    for an endpoint without variables; None when its variables cannot say ``url``."""
+    if "{{" not in endpoint:
+        return url
+    match = VARIABLE.match(endpoint)
+    value = lookup(match.group(1)) if match is not None else None
+    if match is None or not value:
+        return None
+    base = value.rstrip("/")
+    rest = url[len(base) :]
+    if not url.startswith(base) or (rest and rest[0] not in "/?"):
+        return None
+    return match.group(0) + rest

@@ -74,11 +74,8 @@ class BodyFlow(QObject):
         self.context_id_edit = _id_edit("templateContextIdEdit", "context id")
         self.follow_up_button = QPushButton("Follow up")
         self.follow_up_button.setObjectName("resultFollowUpButton")
-        self.follow_up_button.setToolTip(
-            "Prepare the next turn from the last result (unary or stream): same contextId,"
-            " and taskId when the task waits for input"
-        )
         self.follow_up_button.setEnabled(False)
+        self.follow_up_button.setToolTip(_FOLLOW_UP_NONE)
         self.task_id_label = _label("templateTaskIdLabel", "Task id")
         self.context_id_label = _label("templateContextIdLabel", "Context id")
         row = tab.text_row
@@ -184,6 +181,18 @@ class BodyFlow(QObject):
     def _update_button(self) -> None:
         known = bool(self.context_id_edit.text().strip())
         self.follow_up_button.setEnabled(known and not self._running)
+        if self._running:
+            tip = "Wait for the answer: the next turn follows from it"
+        else:
+            tip = _FOLLOW_UP if known else _FOLLOW_UP_NONE
+        self.follow_up_button.setToolTip(tip)
+
+
+_FOLLOW_UP = (
+    "Prepare the next turn from the last result (unary or stream): same contextId, and taskId"
+    " when the task waits for input"
+)
+_FOLLOW_UP_NONE = "Nothing to follow up yet: send first; a result with a contextId enables it"
 
 
 def _label(name: str, text: str) -> QLabel:

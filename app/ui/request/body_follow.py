@@ -30,14 +30,11 @@ if TYPE_CHECKING:
     from app.ui.request.body_editor import BodyEditor
     from app.ui.request.template_pane import TemplatePane
 
-COMPARE_CHARS = 64 * 1024
+COMPARE_CHARS = 32 * 1024
 """A draft longer than this is not diffed on every keystroke (nor read for its ids)."""
 
-FOLLOWING = (
-    "The draft is this template and follows method, version, binding, Text and ids until"
-    " you edit it."
-)
-SAME = "Your edited draft matches the template."
+FOLLOWING = "The draft follows it (method, version, binding, Text, ids) until you edit it."
+SAME = "Your draft matches it."
 REPLACE_TIP = "Overwrite the draft with the template (one step: Ctrl+Z in the draft undoes it)"
 NOTHING_TO_REPLACE = "Nothing to replace: the draft is the template"
 
@@ -53,6 +50,10 @@ class BodyFollowTab(Protocol):
     @property
     def replace_button(self) -> QPushButton: ...
 
+    def generate_preview(self) -> None:
+        """Render the method's template again (it calls :meth:`BodyFollow.show_template`)."""
+        ...
+
 
 class BodyFollow(QObject):
     """Whether the draft follows the template; writing it, diffing it, replacing it."""
@@ -67,7 +68,8 @@ class BodyFollow(QObject):
         self._writing = False
         self._ids_used = False
         self.message_id = str(uuid.uuid4())
-        self.request_id = str(uuid.uuid4())
+        self.request_id: str | int = str(uuid.uuid4())
+        self._rendered_ids: tuple[str, str | int] | None = None  # the template's
         tab.body_editor.textChanged.connect(self._on_draft_changed)
 
     @property
@@ -85,13 +87,13 @@ class BodyFollow(QObject):
     def template_ids(self) -> tuple[str, str | int]:
         """``(messageId, JSON-RPC id)`` for the next template: the user's draft's own where
         it has them, else the tab's (fresh ones once a send used them)."""
-        if not self._following:
-            found = self._draft_ids()
-            if found is not None:
-                return found
-        if self._ids_used:
-            self.new_ids()
-        return self.message_id, self.request_id
+        found = None if self._following else self._draft_ids()
+        if found is None:
+            if self._ids_used:
+                self.new_ids()
+            found = (self.message_id, self.request_id)
+        self._rendered_ids = found
+        return found
 
     def new_ids(self) -> None:
         """Fresh ids for the next template (*Generate*)."""
@@ -133,7 +135,7 @@ class BodyFollow(QObject):
         if text is not None and self._following and not self._matches(text):
             self._write(text)
         elif text is not None and not self._following and self._matches(text):
-            self._generated, self._following = text, True
+            self._adopt(text)
         self._update(reveal=True)
 
     def take_over(self) -> None:
@@ -155,6 +157,13 @@ class BodyFollow(QObject):
         self._generated, self._following = text, True
         self._update(reveal=False)
 
+    def _adopt(self, text: str) -> None:
+        """The draft equals the template ``text``: it follows from now on, keeping the ids
+        the template took from it."""
+        self._generated, self._following = text, True
+        if self._rendered_ids is not None:
+            self.message_id, self.request_id = self._rendered_ids
+
     def _write(self, text: str) -> None:
         self._writing = True
         try:
@@ -169,7 +178,12 @@ class BodyFollow(QObject):
         generated = self._generated
         self._following = generated is not None and self._matches(generated)
         if not self._following and self._template is not None and self._matches(self._template):
-            self._generated, self._following = self._template, True
+            self._adopt(self._template)
+        if not self._following and self._template is not None:
+            ids = self._draft_ids()
+            if ids is not None and ids != self._rendered_ids:
+                self._tab.generate_preview()  # the template takes the draft's own ids
+                return
         self._update(reveal=False)
 
     def _matches(self, text: str) -> bool:
@@ -198,8 +212,7 @@ class BodyFollow(QObject):
         editor = self._tab.body_editor
         if editor.text_units() > COMPARE_CHARS or len(template) > COMPARE_CHARS:
             pane.status_label.setText(
-                "Your draft is yours (too big to compare here): Replace overwrites it with"
-                " the template."
+                "Your draft is too big to compare here; only Replace overwrites it."
             )
             pane.show_changes("", 0, reveal=False)
             self._enable(button, True, REPLACE_TIP)
@@ -211,8 +224,7 @@ class BodyFollow(QObject):
         else:
             lines = f"{changed} line{'s' * (changed != 1)}"
             pane.status_label.setText(
-                f"Your edited draft differs from the template in {lines} (Changes). It is"
-                " never overwritten silently: Replace takes the template."
+                f"Your draft differs in {lines} (Changes); only Replace overwrites it."
             )
             self._enable(button, True, REPLACE_TIP)
         pane.show_changes(diff, changed, reveal=reveal)

@@ -1,10 +1,10 @@
 """The template beside the draft: the method's template, and how the draft differs from it.
 
 objectNames: ``templatePane``; in its header ``templateStatusLabel`` (what the draft is to the
-template, in words) and ``replaceBodyButton``; under it ``templateTabs`` with the pages
-*Template* (``bodyPreview``) and *Changes* (``templateDiffView``: a unified diff from the
-draft to the template, what *Replace* would do). The pane never looks empty: the template is
-always shown, and a method without one says so.
+template, in words); under it ``templateTabs`` with the pages *Template* (``bodyPreview``)
+and *Changes* (``templateDiffView``: the lines that differ from the draft to the template,
+what *Replace* would do), and ``replaceBodyButton`` in the tabs' corner. The pane never looks
+empty: the template is always shown, and a method without one says so.
 """
 
 from __future__ import annotations
@@ -22,23 +22,29 @@ DIFF_CONTEXT = 2
 """Unchanged lines shown around each change."""
 
 
+HUNK_GAP = "   ⋯"
+"""Between two groups of changes: unchanged lines left out."""
+
+
 def unified_diff(draft: str, template: str) -> tuple[str, int]:
-    """The changes from ``draft`` to ``template`` as a unified diff, and how many lines
+    """The changes from ``draft`` to ``template`` as a unified diff — ``-`` the draft's
+    line, ``+`` the template's, without the file and position headers — and how many lines
     differ (0: the same text, and an empty diff)."""
-    lines = list(
-        difflib.unified_diff(
-            draft.splitlines(),
-            template.splitlines(),
-            "draft",
-            "template",
-            n=DIFF_CONTEXT,
-            lineterm="",
-        )
+    shown: list[str] = []
+    changed = 0
+    lines = difflib.unified_diff(
+        draft.splitlines(), template.splitlines(), n=DIFF_CONTEXT, lineterm=""
     )
-    changed = sum(
-        1 for line in lines[2:] if line[:1] in "+-" and not line.startswith(("+++", "---"))
-    )
-    return "\n".join(lines), changed
+    for line in lines:
+        if line.startswith(("---", "+++")):
+            continue
+        if line.startswith("@@"):
+            if shown:
+                shown.append(HUNK_GAP)
+            continue
+        changed += line[:1] in "+-"
+        shown.append(line)
+    return "\n".join(shown), changed
 
 
 class DiffHighlighter(QSyntaxHighlighter):
@@ -50,13 +56,11 @@ class DiffHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:
         c = theme.colours()
-        if text.startswith(("---", "+++")):
-            colour = c.text_muted
-        elif text.startswith("-"):
+        if text.startswith("-"):
             colour = c.text_error
         elif text.startswith("+"):
             colour = c.text_ok
-        elif text.startswith("@@"):
+        elif text == HUNK_GAP:
             colour = c.text_muted
         else:
             return
@@ -87,13 +91,13 @@ class TemplatePane(QWidget):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(preview, "Template")
         self.tabs.addTab(self.diff_view, "Changes")
+        self.tabs.setCornerWidget(replace_button, Qt.Corner.TopRightCorner)
 
         title = QLabel("<b>Template</b>")
         header = QHBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(title)
+        header.addWidget(title, 0, Qt.AlignmentFlag.AlignTop)
         header.addWidget(self.status_label, 1)
-        header.addWidget(replace_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
@@ -102,7 +106,10 @@ class TemplatePane(QWidget):
     def show_changes(self, diff: str, changed: int, *, reveal: bool) -> None:
         """Show ``diff`` (``changed`` lines) on the *Changes* page, brought to the front
         when ``reveal``; no changes bring the template back to the front."""
-        self.diff_view.set_text(diff)
+        if diff != self.diff_view.toPlainText():  # typing in the draft keeps the place
+            at = self.diff_view.verticalScrollBar().value()
+            self.diff_view.set_text(diff)
+            self.diff_view.verticalScrollBar().setValue(at)
         self.tabs.setTabText(1, f"Changes ({changed})" if changed else "Changes")
         if changed and reveal:
             self.tabs.setCurrentWidget(self.diff_view)

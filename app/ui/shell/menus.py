@@ -340,6 +340,7 @@ class WindowMenus:
             action.setEnabled(tab is not None)
         if tab is not None:
             self.replace.setEnabled(tab.replace_button.isEnabled())
+            self.generate.setEnabled(tab.generate_button.isEnabled())
 
 
 def menu_actions(menu_owner: QWidget) -> list[tuple[str, QAction]]:
