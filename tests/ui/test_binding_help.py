@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -119,3 +120,16 @@ def test_a_redirected_jsonrpc_post_says_so_and_names_the_cards_url(
     screenshot(window, "flow-redirect-error.png")
     find(tab, QComboBox, "bindingCombo").setCurrentText("HTTP+JSON")
     assert not bar.isVisible()  # /rest is the card's HTTP+JSON base
+
+
+def test_use_this_interface_takes_an_untouched_draft_along(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = tab_with_card(qtbot, window, wait_until, sdk_peer["jsonrpc_url"])
+    tab.card_panel.use_interface(tab.card_panel.interface_row("HTTP+JSON", "0.3"))
+    assert tab.endpoint_edit.text() == sdk_peer["rest_url"]
+    assert (tab.version.value, tab.method) == ("0.3", "message/send")
+    body = json.loads(tab.body_editor.toPlainText())
+    assert "jsonrpc" not in body and "content" in body["message"]  # the 0.3 REST object
+    assert send(qtbot, tab, wait_until) == ""
+    assert outcome(tab) is Outcome.OK

@@ -325,6 +325,7 @@ class RequestTab(RequestForm):
             self.tenant_edit.setText(iface.tenant)
         finally:
             self.loading = False
+        self.generate_preview()
 
     def _on_card_loaded(self, view: CardView) -> None:
         self.set_card_capabilities(capabilities_dict(view))
@@ -470,7 +471,7 @@ class RequestTab(RequestForm):
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""
-        if self.busy:
+        if self.busy or self.binding_help.busy:
             self._closing.start(self.shutdown(), then=self.deleteLater)
         else:
             self.deleteLater()
