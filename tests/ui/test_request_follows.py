@@ -243,10 +243,29 @@ def test_an_edited_draft_shows_the_changes_and_the_banner_goes_after_replace(
     assert banner.isVisible() and not tab.busy
     text = find(tab, QLabel, "shapeBannerText").text()
     assert "&quot;SendMessage&quot; but the picker says &quot;SendStreamingMessage&quot;" in text
+    fix = find(tab, QPushButton, "generateTemplateButton")
+    assert fix.text() == "Use SendStreamingMessage and send"
     click(qtbot, tab, "replaceBodyButton")
     assert not banner.isVisible()  # re-evaluated: the draft fits now
     assert draft(tab)["method"] == "SendStreamingMessage"
     assert not find(tab, QPushButton, "replaceBodyButton").isEnabled()
+
+
+def test_the_one_click_fix_keeps_what_the_user_typed(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = demo_tab(window, sdk_peer)
+    editor = find(tab, QPlainTextEdit, "bodyEditor")
+    editor.setPlainText(editor.toPlainText().replace('"12 30"', '"stream 2 10"'))
+    pick(tab, "methodCombo", "SendStreamingMessage")
+    qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
+    assert find(tab, QFrame, "shapeBanner").isVisible()
+    click(qtbot, tab, "generateTemplateButton")  # "Use SendStreamingMessage and send"
+    wait_sent(tab, wait_until)
+    assert tab.response_view.outcome is Outcome.OK
+    assert draft(tab)["method"] == "SendStreamingMessage"
+    assert draft(tab)["params"]["message"]["parts"] == [{"text": "stream 2 10"}]
+    assert '"stream 2 10"' in tab.response_view.request_view.toPlainText()
 
 
 # --- point 8: Save refuses a misfit body; Send shows the answer ----------------------------

@@ -5,7 +5,8 @@ A draft the user edited may no longer fit the tab's version and binding (a 0.3 b
 schema (:func:`app.spec.request_validation.check_request_body`), Save the shape
 (:func:`app.protocol.methods.body_shape.check_body`); either way the banner
 (:mod:`app.ui.request.shape_banner`) says why and offers one click that fixes the draft and
-goes on — the draft converted to the tab's version when the SDK's mapping can
+goes on — the envelope's ``method`` set to the picked one when that is all, the draft
+converted to the tab's version when the SDK's mapping can
 (:func:`app.protocol.methods.convert.convert_request`), else the method's template — or the
 action with the draft as it is. A draft that follows its template fits by construction and
 is never held back. While the banner shows, every edit re-evaluates it: it changes with
@@ -14,6 +15,7 @@ the draft and goes once the draft fits.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -79,7 +81,7 @@ class ShapeGate(QObject):
         self._tab = tab
         self._action = Action.SEND
         self._then: Callable[[], None] | None = None
-        self._converted: tuple[tuple[object, ...], str | None] | None = None
+        self._fixed: tuple[tuple[object, ...], tuple[str, str] | None] | None = None
         banner = tab.shape_banner
         banner.generate_requested.connect(self._fix_and_go)
         banner.send_anyway_requested.connect(self._go)
@@ -126,11 +128,8 @@ class ShapeGate(QObject):
         tab = self._tab
         verb = "sent" if self._action is Action.SEND else "saved"
         way = "send" if self._action is Action.SEND else "save"
-        fix = (
-            f"Convert to {tab.version.value} and {way}"
-            if self._conversion() is not None
-            else f"Use the template and {way}"
-        )
+        fixed = self._fix(problems)
+        fix = f"{fixed[0]} and {way}" if fixed is not None else f"Use the template and {way}"
         tab.shape_banner.show_problems(
             problems,
             expected_shape(tab.version, tab.binding),
@@ -139,33 +138,55 @@ class ShapeGate(QObject):
             anyway=f"{way.capitalize()} anyway",
         )
 
-    def _conversion(self) -> str | None:
-        """The draft as the tab's version's request, when it is the other version's and
-        the SDK's mapping converts it into a body that fits; else None."""
+    def _fix(self, problems: list[ShapeProblem]) -> tuple[str, str] | None:
+        """``(what, body)``: the draft made to fit while keeping what the user typed — the
+        envelope's method set when that is all that is wrong, else the draft as the tab's
+        version's request when it is the other version's; None: only the template fits."""
         tab = self._tab
         text = tab.body_editor.toPlainText()
         key: tuple[object, ...] = (tab.version, tab.binding, tab.method, text)
-        if self._converted is not None and self._converted[0] == key:
-            return self._converted[1]
-        found: str | None = None
-        source = other(tab.version)
-        name = counterpart(tab.version, tab.method)
-        if name and len(text) <= RECHECK_CHARS:
-            try:
-                converted = convert_request(source, tab.binding, name, text)
-            except (UsageError, ValueError, TypeError, AttributeError):
-                converted = None  # not the other version's request either
-            if converted is not None and not check_body(
-                tab.version, tab.binding, tab.method, converted.body
-            ):
-                found = converted.body
-        self._converted = (key, found)
+        if self._fixed is not None and self._fixed[0] == key:
+            return self._fixed[1]
+        found: tuple[str, str] | None = None
+        if len(text) <= RECHECK_CHARS:
+            if all(p.issue is ShapeIssue.METHOD_MISMATCH for p in problems):
+                found = self._with_method(text)
+            if found is None:
+                found = self._converted(text)
+        self._fixed = (key, found)
         return found
 
+    def _with_method(self, text: str) -> tuple[str, str] | None:
+        tab = self._tab
+        try:
+            body = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(body, dict):
+            return None
+        body["method"] = tab.method
+        fixed = json.dumps(body, indent=2, ensure_ascii=False)
+        if check_body(tab.version, tab.binding, tab.method, fixed):
+            return None
+        return f"Use {tab.method}", fixed
+
+    def _converted(self, text: str) -> tuple[str, str] | None:
+        tab = self._tab
+        name = counterpart(tab.version, tab.method)
+        if not name:
+            return None
+        try:
+            converted = convert_request(other(tab.version), tab.binding, name, text)
+        except (UsageError, ValueError, TypeError, AttributeError):
+            return None  # not the other version's request either
+        if check_body(tab.version, tab.binding, tab.method, converted.body):
+            return None
+        return f"Convert to {tab.version.value}", converted.body
+
     def _fix_and_go(self) -> None:
-        converted = self._conversion()
-        if converted is not None:
-            replace_text(self._tab.body_editor, converted)
+        fixed = self._fix(self.problems(self._action))  # the cached one unless edited since
+        if fixed is not None:
+            replace_text(self._tab.body_editor, fixed[1])
         else:
             self._tab.body_follow.replace()
         self._go()
