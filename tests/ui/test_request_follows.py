@@ -244,7 +244,7 @@ def test_an_edited_draft_shows_the_changes_and_the_banner_goes_after_replace(
     text = find(tab, QLabel, "shapeBannerText").text()
     assert "&quot;SendMessage&quot; but the picker says &quot;SendStreamingMessage&quot;" in text
     fix = find(tab, QPushButton, "generateTemplateButton")
-    assert fix.text() == "Use SendStreamingMessage and send"
+    assert fix.text() == "Set the method and send"
     click(qtbot, tab, "replaceBodyButton")
     assert not banner.isVisible()  # re-evaluated: the draft fits now
     assert draft(tab)["method"] == "SendStreamingMessage"
@@ -260,7 +260,7 @@ def test_the_one_click_fix_keeps_what_the_user_typed(
     pick(tab, "methodCombo", "SendStreamingMessage")
     qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
     assert find(tab, QFrame, "shapeBanner").isVisible()
-    click(qtbot, tab, "generateTemplateButton")  # "Use SendStreamingMessage and send"
+    click(qtbot, tab, "generateTemplateButton")  # "Set the method and send"
     wait_sent(tab, wait_until)
     assert tab.response_view.outcome is Outcome.OK
     assert draft(tab)["method"] == "SendStreamingMessage"

@@ -168,7 +168,7 @@ class ShapeGate(QObject):
         fixed = json.dumps(body, indent=2, ensure_ascii=False)
         if check_body(tab.version, tab.binding, tab.method, fixed):
             return None
-        return f"Use {tab.method}", fixed
+        return "Set the method", fixed
 
     def _converted(self, text: str) -> tuple[str, str] | None:
         tab = self._tab

@@ -71,6 +71,11 @@ class VersionSwitch(QObject):
         self.combo = QComboBox()
         self.combo.setObjectName("counterpartCombo")
         self.combo.setToolTip("The method the tab sends after the switch")
+        # The longest push config name would widen the whole tab: the list pops up wider.
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.combo.setMinimumContentsLength(18)
         self.switch_button = QPushButton("Switch")
         self.switch_button.setObjectName("switchVersionButton")
         self.stay_button = QPushButton("Stay")
