@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -83,9 +83,7 @@ def test_bearer_auth_reaches_the_token_peer_and_is_masked(
 ) -> None:
     tab = new_tab(window)
     type_into(qtbot, find(tab, QLineEdit, "endpointEdit"), sdk_peer_token["jsonrpc_url"])
-    type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "12 30")
-    click(qtbot, tab, "generateBodyButton")
-    click(qtbot, tab, "replaceBodyButton")
+    type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "12 30")  # the draft follows
 
     view = send_and_wait(qtbot, tab, wait_until)
     assert view.outcome is Outcome.RPC_ERROR
@@ -212,19 +210,27 @@ def test_a_misfit_body_shows_the_banner_and_send_anyway_sends_it(
         assert "ROLE_USER" in text
         assert not tab.busy and canned.received == []
 
-        # Generate the right template: the preview, never the draft.
-        click(qtbot, tab, "generateTemplateButton")
-        assert not banner.isVisible()
-        assert '"method": "SendMessage"' in tab.preview.toPlainText()
-        assert editor.toPlainText() == draft
-
-        click(qtbot, tab, "sendButton")
-        assert banner.isVisible()
+        # Forced: the draft exactly as typed.
         click(qtbot, tab, "forceSendButton")
         assert not banner.isVisible()
         wait_until(lambda: tab.response_view.outcome is not None and not tab.busy)
-    ((_, _, _, body),) = canned.received
+        ((_, _, _, body),) = canned.received
+
+        # The one-click fix: the draft converted to 1.0 (its text kept), then sent.
+        click(qtbot, tab, "sendButton")
+        assert banner.isVisible()
+        fix = find(tab, QPushButton, "generateTemplateButton")
+        assert fix.text() == "Convert to 1.0 and send"
+        click(qtbot, tab, "generateTemplateButton")
+        assert not banner.isVisible()
+        wait_until(lambda: len(canned.received) == 2 and not tab.busy)
     assert body.decode() == draft
+    sent = json.loads(canned.received[1][3])
+    assert sent["method"] == "SendMessage" and sent["id"] == 7
+    assert sent["params"]["message"]["parts"] == [{"text": "hi"}]
+    assert json.loads(editor.toPlainText()) == sent
+    editor.undo()  # one step: the draft as the user typed it
+    assert editor.toPlainText() == draft
 
 
 def test_malformed_json_skips_the_banner_and_is_reported(
@@ -238,31 +244,31 @@ def test_malformed_json_skips_the_banner_and_is_reported(
     assert view.outcome is Outcome.USAGE_ERROR
 
 
-def test_switching_binding_shows_the_shape_and_keeps_the_draft(
+def test_switching_binding_shows_the_shape_and_keeps_an_edited_draft(
     qtbot: Any, window: MainWindow
 ) -> None:
     tab = new_tab(window)
     editor = find(tab, QPlainTextEdit, "bodyEditor")
-    draft = editor.toPlainText()
-    assert '"jsonrpc"' in draft
+    assert '"jsonrpc"' in editor.toPlainText()
     assert "JSON-RPC envelope" in editor.placeholderText()
     bindings = find(tab, QComboBox, "bindingCombo")
 
-    pick(bindings, "HTTP+JSON")
-    assert editor.toPlainText() == draft
+    pick(bindings, "HTTP+JSON")  # an untouched draft follows
+    rest = json.loads(editor.toPlainText())
+    assert "jsonrpc" not in rest and rest["message"]["role"] == "ROLE_USER"
     assert editor.placeholderText() == "HTTP+JSON request object (1.0)"
     assert "HTTP+JSON request object" in tab._draft_title.text()
-    click(qtbot, tab, "generateBodyButton")
-    rest = json.loads(tab.preview.toPlainText())
-    assert "jsonrpc" not in rest and rest["message"]["role"] == "ROLE_USER"
 
+    editor.setFocus()
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, " ")  # the user's draft now
+    draft = editor.toPlainText()
     pick(bindings, "GRPC")
-    # The preview follows the binding: the gRPC request object, never the REST one.
+    # The template follows the binding: the gRPC request object; the draft stays.
     assert "jsonrpc" not in json.loads(tab.preview.toPlainText())
     assert editor.placeholderText() == "gRPC request (ProtoJSON, 1.0)"
     find(tab, QComboBox, "versionCombo").setCurrentText("0.3")
     assert editor.placeholderText() == "gRPC request (ProtoJSON, 0.3)"
-    click(qtbot, tab, "generateBodyButton")
     assert "content" in json.loads(tab.preview.toPlainText())["message"]
     assert editor.toPlainText() == draft
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -65,7 +66,7 @@ def outcome(tab: RequestTab) -> Outcome | None:
     return tab.response_view.outcome
 
 
-def test_switching_to_grpc_offers_the_cards_grpc_interface(
+def test_switching_to_grpc_takes_the_cards_grpc_interface_with_undo(
     qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
 ) -> None:
     tab = tab_with_card(qtbot, window, wait_until, sdk_peer["jsonrpc_url"])
@@ -73,22 +74,30 @@ def test_switching_to_grpc_offers_the_cards_grpc_interface(
     assert not bar.isVisible()  # the endpoint is the card's JSON-RPC interface
     find(tab, QComboBox, "bindingCombo").setCurrentText("GRPC")
     assert bar.isVisible()
-    grpc = f"http://{sdk_peer['grpc_target']}"  # the card's absolute URL for the target
+    grpc = f"http://{sdk_peer['grpc_target']}"  # as the card writes it
+    assert tab.endpoint_edit.text() == grpc
     assert find(tab, QLabel, "bindingOfferLabel").text() == (
-        f"The Agent Card lists gRPC (1.0) at {grpc}"
+        f"Endpoint set to {grpc}: the gRPC 1.0 interface on the card fetched on the Agent"
+        " Card page."
     )
     screenshot(window, "flow-binding-offer.png")
+    assert send(qtbot, tab, wait_until) == ""
+    assert outcome(tab) is Outcome.OK
 
-    # Sent anyway to the old URL: the error says why, in words, and where to go.
+    # Undo: the JSON-RPC URL again; sent there, the error says why, in words, and where.
+    click(qtbot, tab, "undoCardInterfaceButton")
+    assert tab.endpoint_edit.text() == sdk_peer["jsonrpc_url"] and not bar.isVisible()
     error = send(qtbot, tab, wait_until)
     assert outcome(tab) is Outcome.TRANSPORT_ERROR
     assert f"this port answers HTTP/1.1; gRPC needs HTTP/2 — the card lists gRPC at {grpc}" in (
         error
     )
     assert "SETTINGS frame" not in error
-    tab.result_tabs.setCurrentWidget(tab.response_view)  # the Response tab, clicked
     screenshot(window, "flow-grpc-error.png")
 
+    assert find(tab, QLabel, "bindingOfferLabel").text() == (
+        f"The Agent Card lists gRPC (1.0) at {grpc}"
+    )
     click(qtbot, tab, "useCardInterfaceButton")
     assert tab.endpoint_edit.text() == grpc and not bar.isVisible()
     assert send(qtbot, tab, wait_until) == ""
@@ -111,3 +120,16 @@ def test_a_redirected_jsonrpc_post_says_so_and_names_the_cards_url(
     screenshot(window, "flow-redirect-error.png")
     find(tab, QComboBox, "bindingCombo").setCurrentText("HTTP+JSON")
     assert not bar.isVisible()  # /rest is the card's HTTP+JSON base
+
+
+def test_use_this_interface_takes_an_untouched_draft_along(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    tab = tab_with_card(qtbot, window, wait_until, sdk_peer["jsonrpc_url"])
+    tab.card_panel.use_interface(tab.card_panel.interface_row("HTTP+JSON", "0.3"))
+    assert tab.endpoint_edit.text() == sdk_peer["rest_url"]
+    assert (tab.version.value, tab.method) == ("0.3", "message/send")
+    body = json.loads(tab.body_editor.toPlainText())
+    assert "jsonrpc" not in body and "content" in body["message"]  # the 0.3 REST object
+    assert send(qtbot, tab, wait_until) == ""
+    assert outcome(tab) is Outcome.OK

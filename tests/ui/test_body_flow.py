@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
 from app.protocol.events import Outcome
@@ -65,19 +65,24 @@ def pick_method(tab: RequestTab, name: str) -> None:
     methods.setCurrentIndex(methods.findData(name))
 
 
-def test_the_preview_follows_the_text_and_enter_replaces_the_draft(
+def test_the_template_follows_the_text_and_enter_replaces_an_edited_draft(
     qtbot: Any, window: MainWindow
 ) -> None:
     tab = new_tab(window)
-    before = draft(tab)
     type_text(qtbot, tab, "12 30")
     assert '"text": "12 30"' in preview(tab)  # no Generate pressed
-    assert draft(tab) == before  # the draft is only replaced on request
+    assert draft(tab) == preview(tab)  # untouched: the draft follows
+    editor = find(tab, QPlainTextEdit, "bodyEditor")
+    editor.setFocus()
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the user's draft now
+    mine = draft(tab)
     find(tab, QComboBox, "versionCombo").setCurrentText("0.3")
     assert '"method": "message/send"' in preview(tab) and '"12 30"' in preview(tab)
     find(tab, QComboBox, "bindingCombo").setCurrentText("HTTP+JSON")
     assert "jsonrpc" not in json.loads(preview(tab))
     find(tab, QComboBox, "bindingCombo").setCurrentText("JSONRPC")
+    assert draft(tab) == mine  # never overwritten silently
     qtbot.keyClick(find(tab, QLineEdit, "messageTextEdit"), Qt.Key.Key_Return)
     assert '"12 30"' in draft(tab) and '"message/send"' in draft(tab)
 

@@ -117,7 +117,8 @@ def test_use_this_interface_sets_endpoint_binding_version_and_tenant(
     assert find(tab, QComboBox, "bindingCombo").currentText() == "HTTP+JSON"
     assert tab.binding is Binding.HTTP_JSON and tab.version is ProtocolVersion.V1_0
     assert find(tab, QLineEdit, "tenantEdit").text() == ""
-    assert tab.body_editor.toPlainText() == draft
+    assert tab.body_editor.toPlainText() != draft  # untouched: it follows the binding
+    assert tab.body_editor.toPlainText() == tab.preview.toPlainText()
     assert tab.build_request().tenant == ""
 
     panel.use_interface(panel.interface_row("JSONRPC", "0.3"))

@@ -113,7 +113,7 @@ def test_attached_parts_are_echoed_and_saved_byte_identical(
         assert '"mediaType": "image/png"' in preview and '"filename": "pixel.png"' in preview
     else:
         assert '"kind": "file"' in preview and '"mimeType": "image/png"' in preview
-    click(qtbot, tab, "replaceBodyButton")
+    # The untouched draft followed the template: no Replace step.
     assert '"answer": 42' in find(tab, QPlainTextEdit, "bodyEditor").toPlainText()
 
     view = send_and_wait(qtbot, tab, wait_until)
@@ -169,9 +169,7 @@ def test_a_stream_artifact_and_a_data_reply_show_up(
     methods = find(tab, QComboBox, "methodCombo")
     methods.setCurrentIndex(methods.findData("SendStreamingMessage"))
     type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "stream 2 10")
-    click(qtbot, tab, "generateBodyButton")
-    click(qtbot, tab, "replaceBodyButton")
-    send_and_wait(qtbot, tab, wait_until)
+    send_and_wait(qtbot, tab, wait_until)  # the untouched draft followed the method and text
     artifacts = tab.findChild(ArtifactsView, "artifactsView")
     wait_until(lambda: len(artifacts.artifacts) == 1)
     (artifact,) = artifacts.artifacts
@@ -181,9 +179,7 @@ def test_a_stream_artifact_and_a_data_reply_show_up(
     # A plain Message reply: its parts are listed too (the demo's sum has a data part).
     methods.setCurrentIndex(methods.findData("SendMessage"))
     type_into(qtbot, find(tab, QLineEdit, "messageTextEdit"), "12 30")
-    click(qtbot, tab, "generateBodyButton")
-    click(qtbot, tab, "replaceBodyButton")
-    send_and_wait(qtbot, tab, wait_until)
+    send_and_wait(qtbot, tab, wait_until)  # the untouched draft followed the method and text
     (message,) = artifacts.artifacts
     assert message.title() == "message"
     assert [p.kind for p in message.parts] == ["text", "data"]

@@ -97,18 +97,19 @@ def test_the_0_3_tab_sends_message_send(
     assert "A2A-Version" not in view.request_view.toPlainText()
 
 
-def test_changing_the_method_keeps_the_draft(qtbot: Any, window: MainWindow) -> None:
+def test_changing_the_method_keeps_an_edited_draft(qtbot: Any, window: MainWindow) -> None:
     tab = new_tab(qtbot, window)
     editor = find(tab, QPlainTextEdit, "bodyEditor")
     editor.setPlainText('{"my": "draft"}')
     methods = find(tab, QComboBox, "methodCombo")
     methods.setCurrentIndex(methods.findData("GetTask"))
     find(tab, QComboBox, "versionCombo").setCurrentText("0.3")
+    assert methods.currentData() == "tasks/get"  # the same job in 0.3
     qtbot.mouseClick(find(tab, QPushButton, "generateBodyButton"), Qt.MouseButton.LeftButton)
     assert editor.toPlainText() == '{"my": "draft"}'
-    assert "message/send" in tab.preview.toPlainText()
+    assert "tasks/get" in tab.preview.toPlainText()
     qtbot.mouseClick(find(tab, QPushButton, "replaceBodyButton"), Qt.MouseButton.LeftButton)
-    assert "message/send" in editor.toPlainText()
+    assert "tasks/get" in editor.toPlainText()
 
 
 def test_a_jsonrpc_error_inside_http_200_is_shown_as_an_error(

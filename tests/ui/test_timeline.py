@@ -203,12 +203,12 @@ def test_follow_up_completes_an_ask_task(
 
     click(qtbot, tab, "followUpButton")
     tab.message_text_edit.setText("Ada")
-    click(qtbot, tab, "generateBodyButton")
     preview = json.loads(tab.preview.toPlainText())
     message = preview["params"]["message"]
     assert message["contextId"] == panel.context_id and message["taskId"] == panel.task_id
-    assert tab.body_editor.toPlainText() == draft  # the draft is only replaced on request
-    click(qtbot, tab, "replaceBodyButton")
+    # The untouched draft follows the next turn's template, with a fresh messageId.
+    assert tab.body_editor.toPlainText() == tab.preview.toPlainText()
+    assert message["messageId"] != json.loads(draft)["params"]["message"]["messageId"]
     click(qtbot, tab, "sendButton")
     wait_until(lambda: not tab.busy and panel.ending is not None)
     assert panel.state is TaskState.COMPLETED

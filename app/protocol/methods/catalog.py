@@ -36,15 +36,22 @@ from app.protocol.types import Binding, ProtocolVersion
 class MethodRole(StrEnum):
     """What a method is for, so callers pick a method by job, not by a version's name.
 
-    Follow-up, cancel and resubscribe requests (:mod:`app.protocol.stream.followups`) are built
-    from these; methods without a role here (listing, push configs) are only sent as typed.
+    Every method has one. Follow-up, cancel and resubscribe requests
+    (:mod:`app.protocol.stream.followups`) are built from them, and a version switch keeps
+    the job (:func:`counterpart`: ``SendStreamingMessage`` ↔ ``message/stream``). ``LIST``
+    exists in 1.0 only.
     """
 
     SEND = "send"
     STREAM = "stream"
     GET = "get"
+    LIST = "list tasks"
     CANCEL = "cancel"
     SUBSCRIBE = "subscribe"
+    PUSH_SET = "set push config"
+    PUSH_GET = "get push config"
+    PUSH_LIST = "list push configs"
+    PUSH_DELETE = "delete push config"
     EXTENDED_CARD = "extended card"
 
 
@@ -89,7 +96,7 @@ class MethodSpec:
         streaming: True when the answer is a stream (SSE or gRPC server streaming).
         capability: the card capability that must be true for the agent to support it.
         legacy: pre-0.3 names that some deployed agents still accept.
-        role: the method's job (:class:`MethodRole`), None for methods no action builds.
+        role: the method's job (:class:`MethodRole`).
         jsonrpc_params: builds the JSON-RPC ``params`` object.
         proto_request: builds the REST/gRPC request object (ProtoJSON); for 1.0 it is the
             same object as the JSON-RPC params.
@@ -283,11 +290,17 @@ _S = Capability.STREAMING
 _P = Capability.PUSH_NOTIFICATIONS
 _X = Capability.EXTENDED_CARD
 
-_SEND, _STREAM, _GET = MethodRole.SEND, MethodRole.STREAM, MethodRole.GET
+_SEND, _STREAM, _GET, _LIST = MethodRole.SEND, MethodRole.STREAM, MethodRole.GET, MethodRole.LIST
 _CANCEL, _SUBSCRIBE, _EXTENDED_CARD = (
     MethodRole.CANCEL,
     MethodRole.SUBSCRIBE,
     MethodRole.EXTENDED_CARD,
+)
+_PSET, _PGET, _PLIST, _PDEL = (
+    MethodRole.PUSH_SET,
+    MethodRole.PUSH_GET,
+    MethodRole.PUSH_LIST,
+    MethodRole.PUSH_DELETE,
 )
 
 METHODS: tuple[MethodSpec, ...] = (
@@ -299,21 +312,22 @@ METHODS: tuple[MethodSpec, ...] = (
     MethodSpec("GetTask", V1, "GetTask", False, _v1_get_task, _v1_get_task,
                summary="Fetch a task by id", role=_GET),
     MethodSpec("ListTasks", V1, "ListTasks", False, _v1_list_tasks, _v1_list_tasks,
-               summary="List tasks, filtered and paged"),
+               summary="List tasks, filtered and paged", role=_LIST),
     MethodSpec("CancelTask", V1, "CancelTask", False, _v1_task, _v1_task,
                summary="Ask the agent to cancel a task", role=_CANCEL),
     MethodSpec("SubscribeToTask", V1, "SubscribeToTask", True, _v1_task, _v1_task, _S,
                summary="Reattach to a running task's event stream", role=_SUBSCRIBE),
     MethodSpec("CreateTaskPushNotificationConfig", V1, "CreateTaskPushNotificationConfig",
                False, _v1_create_push, _v1_create_push, _P,
-               summary="Register a webhook for a task"),
+               summary="Register a webhook for a task", role=_PSET),
     MethodSpec("GetTaskPushNotificationConfig", V1, "GetTaskPushNotificationConfig", False,
-               _v1_push_ref, _v1_push_ref, _P, summary="Fetch one webhook config"),
+               _v1_push_ref, _v1_push_ref, _P, summary="Fetch one webhook config", role=_PGET),
     MethodSpec("ListTaskPushNotificationConfigs", V1, "ListTaskPushNotificationConfigs",
                False, _v1_list_push, _v1_list_push, _P,
-               summary="List a task's webhook configs"),
+               summary="List a task's webhook configs", role=_PLIST),
     MethodSpec("DeleteTaskPushNotificationConfig", V1, "DeleteTaskPushNotificationConfig",
-               False, _v1_push_ref, _v1_push_ref, _P, summary="Delete a webhook config"),
+               False, _v1_push_ref, _v1_push_ref, _P, summary="Delete a webhook config",
+               role=_PDEL),
     MethodSpec("GetExtendedAgentCard", V1, "GetExtendedAgentCard", False, _v1_extended_card,
                _v1_extended_card, _X,
                summary="The authenticated extended Agent Card", role=_EXTENDED_CARD),
@@ -331,14 +345,16 @@ METHODS: tuple[MethodSpec, ...] = (
                summary="Reattach to a running task's event stream", role=_SUBSCRIBE),
     MethodSpec("tasks/pushNotificationConfig/set", V03, "CreateTaskPushNotificationConfig",
                False, _v03_set_push, _v03p_create_push, _P,
-               summary="Register a webhook for a task"),
+               summary="Register a webhook for a task", role=_PSET),
     MethodSpec("tasks/pushNotificationConfig/get", V03, "GetTaskPushNotificationConfig",
-               False, _v03_push_ref, _v03p_push_name, _P, summary="Fetch one webhook config"),
+               False, _v03_push_ref, _v03p_push_name, _P, summary="Fetch one webhook config",
+               role=_PGET),
     MethodSpec("tasks/pushNotificationConfig/list", V03, "ListTaskPushNotificationConfig",
                False, _v03_task_id, _v03p_list_push, _P,
-               summary="List a task's webhook configs"),
+               summary="List a task's webhook configs", role=_PLIST),
     MethodSpec("tasks/pushNotificationConfig/delete", V03, "DeleteTaskPushNotificationConfig",
-               False, _v03_push_ref, _v03p_push_name, _P, summary="Delete a webhook config"),
+               False, _v03_push_ref, _v03p_push_name, _P, summary="Delete a webhook config",
+               role=_PDEL),
     MethodSpec("agent/getAuthenticatedExtendedCard", V03, "GetAgentCard", False,
                _v03_no_params, _v03_no_params, _X,
                summary="The authenticated extended Agent Card", role=_EXTENDED_CARD),
@@ -363,11 +379,32 @@ def find_method(version: ProtocolVersion, name: str) -> MethodSpec | None:
 
 
 def method_for_role(version: ProtocolVersion, role: MethodRole) -> MethodSpec:
-    """The current (non-legacy) method of ``version`` that does ``role``."""
+    """The current (non-legacy) method of ``version`` that does ``role``.
+
+    Raises:
+        LookupError: ``version`` has no such method (``LIST`` in 0.3).
+    """
     for method in METHODS:
         if method.version is version and method.role is role and not method.legacy:
             return method
-    raise LookupError(f"no {role} method in A2A {version}")  # the catalog covers every role
+    raise LookupError(f"no {role} method in A2A {version.value}")
+
+
+def counterpart(spec: MethodSpec, version: ProtocolVersion) -> MethodSpec | None:
+    """The method of ``version`` that does ``spec``'s job: what a version switch picks.
+
+    ``SendStreamingMessage`` ↔ ``message/stream``, ``GetTask`` ↔ ``tasks/get``, the push
+    config methods, the extended card (docs/PROTOCOL.md §2.3.1); a legacy 0.3 name maps to
+    the current method. None when ``version`` has no such method (``ListTasks`` in 0.3).
+    """
+    if spec.version is version:
+        return spec
+    if spec.role is None:
+        return None
+    try:
+        return method_for_role(version, spec.role)
+    except LookupError:
+        return None
 
 
 def default_method(version: ProtocolVersion) -> MethodSpec:

@@ -30,24 +30,12 @@ from pydantic import ValidationError
 
 from app.errors import UsageError
 from app.protocol.bindings import traits
+from app.protocol.methods.catalog import counterpart as catalog_counterpart
+from app.protocol.methods.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
 
-NAMES_03_TO_10 = {
-    "message/send": "SendMessage",
-    "message/stream": "SendStreamingMessage",
-    "tasks/get": "GetTask",
-    "tasks/cancel": "CancelTask",
-    "tasks/resubscribe": "SubscribeToTask",
-    "tasks/pushNotificationConfig/set": "CreateTaskPushNotificationConfig",
-    "tasks/pushNotificationConfig/get": "GetTaskPushNotificationConfig",
-    "tasks/pushNotificationConfig/list": "ListTaskPushNotificationConfigs",
-    "tasks/pushNotificationConfig/delete": "DeleteTaskPushNotificationConfig",
-    "agent/getAuthenticatedExtendedCard": "GetExtendedAgentCard",
-}
-"""docs/PROTOCOL.md §2.3.1 (the spec's mapping, 1.0 App. A)."""
-NAMES_10_TO_03 = {v: k for k, v in NAMES_03_TO_10.items()}
 LEGACY_NAMES = {"tasks/send": "message/send", "tasks/sendSubscribe": "message/stream"}
 DEFAULT_PUSH_CONFIG_ID = "webhook-1"
 
@@ -74,10 +62,11 @@ def other(version: ProtocolVersion) -> ProtocolVersion:
 
 
 def counterpart(version: ProtocolVersion, method: str) -> str:
-    """The other version's name of ``method`` ("" when it has none)."""
-    if version is V1:
-        return NAMES_10_TO_03.get(method, "")
-    return NAMES_03_TO_10.get(LEGACY_NAMES.get(method, method), "")
+    """The other version's name of ``method`` ("" when it has none): the catalog's mapping
+    (:func:`app.protocol.methods.catalog.counterpart`, docs/PROTOCOL.md §2.3.1)."""
+    spec = find_method(version, method)
+    found = catalog_counterpart(spec, other(version)) if spec is not None else None
+    return found.name if found is not None else ""
 
 
 def convert_request(

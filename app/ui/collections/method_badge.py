@@ -47,7 +47,12 @@ _ROLES = {
     MethodRole.STREAM: Badge("STREAM", "stream"),
     MethodRole.SUBSCRIBE: Badge("SUB", "stream"),
     MethodRole.GET: Badge("GET", "read"),
+    MethodRole.LIST: Badge("LIST", "read"),
     MethodRole.CANCEL: Badge("CANCEL", "cancel"),
+    MethodRole.PUSH_SET: Badge("PUSH", "push"),
+    MethodRole.PUSH_GET: Badge("PUSH", "push"),
+    MethodRole.PUSH_LIST: Badge("PUSH", "push"),
+    MethodRole.PUSH_DELETE: Badge("DEL", "cancel"),
     MethodRole.EXTENDED_CARD: Badge("CARD", "read"),
 }
 
@@ -55,14 +60,9 @@ _ROLES = {
 def badge_for(method: str, version: ProtocolVersion) -> Badge:
     """The badge of ``method`` in ``version`` (``RPC`` for a method the catalog lacks)."""
     spec = find_method(version, method)
-    if spec is None:
+    if spec is None or spec.role is None:
         return Badge("RPC", "other")
-    if spec.role is not None:
-        return _ROLES[spec.role]
-    lowered = spec.name.lower()
-    if "push" in lowered:
-        return Badge("DEL", "cancel") if "delete" in lowered else Badge("PUSH", "push")
-    return Badge("LIST", "read")  # ListTasks, the one method left without a role
+    return _ROLES[spec.role]
 
 
 def badge_font(base: QFont) -> QFont:

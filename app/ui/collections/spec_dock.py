@@ -529,8 +529,8 @@ class SpecController(QObject):
 
     def _on_save_triggered(self) -> None:
         tab = self.host.current_tab()
-        if tab is not None:
-            self.actions.save_tab(tab)
+        if tab is not None:  # a body that does not fit the tab: its banner asks first
+            tab.before_save(lambda: self.actions.save_tab(tab))
 
     def save_interactive(self, tab: RequestTab, target: Path, force: bool = False) -> None:
         """Save ``tab`` into ``target`` off the GUI thread; problems in a dialog."""

@@ -1,8 +1,9 @@
-"""The body flow of a request tab: the template preview follows what the user types.
+"""The body flow of a request tab: the template follows what the user types.
 
-The preview is rendered again on every keystroke in the *Text* field and in the id fields,
+The template is rendered again on every keystroke in the *Text* field and in the id fields,
 and whenever the method, version or binding changes (the tab calls
-:meth:`BodyFlowTab.generate_preview`). The draft is still only overwritten by an explicit
+:meth:`BodyFlowTab.generate_preview`); an untouched draft follows it
+(:mod:`app.ui.request.body_follow`). An edited draft is only overwritten by an explicit
 action: *Replace request body*, Enter in the *Text* field, or Ctrl+Shift+Enter (*Request →
 Replace and send*).
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QHBoxLayout
 
     from app.ui.request.request_controller import RequestController
-    from app.ui.shell.widgets import CodeView
 
 
 class BodyFlowTab(Protocol):
@@ -43,20 +43,16 @@ class BodyFlowTab(Protocol):
     @property
     def message_text_edit(self) -> QLineEdit: ...
     @property
-    def replace_button(self) -> QPushButton: ...
-    @property
-    def preview(self) -> CodeView: ...
-    @property
     def controller(self) -> RequestController: ...
     @property
     def busy(self) -> bool: ...
 
     def generate_preview(self) -> None:
-        """Render the method's template into the preview."""
+        """Render the method's template beside the draft."""
         ...
 
     def replace_body(self) -> None:
-        """Overwrite the draft with the preview."""
+        """Overwrite the draft with the template."""
         ...
 
     def send_or_cancel(self) -> None: ...
@@ -78,11 +74,8 @@ class BodyFlow(QObject):
         self.context_id_edit = _id_edit("templateContextIdEdit", "context id")
         self.follow_up_button = QPushButton("Follow up")
         self.follow_up_button.setObjectName("resultFollowUpButton")
-        self.follow_up_button.setToolTip(
-            "Prepare the next turn from the last result (unary or stream): same contextId,"
-            " and taskId when the task waits for input"
-        )
         self.follow_up_button.setEnabled(False)
+        self.follow_up_button.setToolTip(_FOLLOW_UP_NONE)
         self.task_id_label = _label("templateTaskIdLabel", "Task id")
         self.context_id_label = _label("templateContextIdLabel", "Context id")
         row = tab.text_row
@@ -97,19 +90,15 @@ class BodyFlow(QObject):
         tab.message_text_edit.textChanged.connect(self._refresh)
         tab.message_text_edit.returnPressed.connect(tab.replace_body)
         tab.message_text_edit.setToolTip(
-            "Message text: the preview follows it; Enter replaces the draft with the"
-            " preview, Ctrl+Shift+Enter replaces and sends"
+            "Message text: the template follows it, and an untouched draft the template;"
+            " Enter replaces an edited draft with the template, Ctrl+Shift+Enter replaces"
+            " and sends"
         )
         self.task_id_edit.textEdited.connect(self._refresh)
         self.context_id_edit.textEdited.connect(self._refresh)
         self.task_id_edit.returnPressed.connect(tab.replace_body)
         self.context_id_edit.returnPressed.connect(tab.replace_body)
         self.follow_up_button.clicked.connect(self._on_follow_up_clicked)
-        tab.replace_button.setToolTip("Overwrite the draft with the preview (Enter in Text)")
-        tab.preview.setPlaceholderText(
-            "The method's template, following the Text field; “Replace request body”"
-            " (Enter in Text) copies it into the draft"
-        )
         tab.controller.started.connect(self._on_started)
         tab.controller.events_arrived.connect(self._on_events)
         tab.controller.finished.connect(self._on_finished)
@@ -192,6 +181,18 @@ class BodyFlow(QObject):
     def _update_button(self) -> None:
         known = bool(self.context_id_edit.text().strip())
         self.follow_up_button.setEnabled(known and not self._running)
+        if self._running:
+            tip = "Wait for the answer: the next turn follows from it"
+        else:
+            tip = _FOLLOW_UP if known else _FOLLOW_UP_NONE
+        self.follow_up_button.setToolTip(tip)
+
+
+_FOLLOW_UP = (
+    "Prepare the next turn from the last result (unary or stream): same contextId, and taskId"
+    " when the task waits for input"
+)
+_FOLLOW_UP_NONE = "Nothing to follow up yet: send first; a result with a contextId enables it"
 
 
 def _label(name: str, text: str) -> QLabel:

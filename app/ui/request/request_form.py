@@ -31,6 +31,7 @@ from app.ui.request.body_editor import BodyEditor, BodyEditorStack
 from app.ui.request.extensions_panel import ExtensionsPanel
 from app.ui.request.headers_panel import HeadersPanel
 from app.ui.request.shape_banner import ShapeBanner
+from app.ui.request.template_pane import TemplatePane
 from app.ui.request.tls_panel import TlsPanel
 from app.ui.response.response_view import ResponseView
 from app.ui.shell import spacing
@@ -111,19 +112,19 @@ class RequestForm(QWidget):
         self.message_text_edit.setPlaceholderText("Message text for templates")
         self.generate_button = QPushButton("Generate request body")
         self.generate_button.setObjectName("generateBodyButton")
-        self.generate_button.setToolTip("Render the method's template into the preview")
+        self.generate_button.setToolTip(
+            "Generate the method's template again with a fresh messageId and JSON-RPC id"
+            " (an untouched draft follows it)"
+        )
         self.replace_button = QPushButton("Replace request body")
         self.replace_button.setObjectName("replaceBodyButton")
-        self.replace_button.setToolTip("Overwrite the draft with the preview")
         self.replace_button.setEnabled(False)
 
         self.body_editor = BodyEditor()
         self.body_stack = BodyEditorStack(self.body_editor)
         self.body_editor.setPlaceholderText("JSON-RPC request envelope")
         self.preview = CodeView("bodyPreview", read_only=True)
-        self.preview.setPlaceholderText(
-            "Press “Generate request body” to preview the method's template here"
-        )
+        self.template_pane = TemplatePane(self.preview, self.replace_button)
         self.response_view = ResponseView()
         # Auth, headers, extensions and the shape check.
         self.headers_panel = HeadersPanel()
@@ -147,7 +148,6 @@ class RequestForm(QWidget):
         row2.addWidget(QLabel("Text"))
         row2.addWidget(self.message_text_edit, 1)
         row2.addWidget(self.generate_button)
-        row2.addWidget(self.replace_button)
         self.text_row = row2  # app/ui/request/body_flow.py adds the template id fields here
 
         body_page = QSplitter(Qt.Orientation.Vertical)
@@ -157,7 +157,7 @@ class RequestForm(QWidget):
         draft_layout.insertWidget(1, self.shape_banner)
         self._draft_title = draft_box.findChild(QLabel)
         body_page.addWidget(draft_box)
-        body_page.addWidget(titled("Template preview", self.preview))
+        body_page.addWidget(self.template_pane)
         body_page.setSizes([400, 200])
         # Feature pages (headers, auth, …) are added to these two tab widgets by their own
         # modules, so each feature stays one file.

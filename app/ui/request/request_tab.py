@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.card.known_cards import KnownCards
 from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.compose import RequestInputs, compose_body, with_template
 from app.protocol.events import (
@@ -24,7 +25,7 @@ from app.protocol.events import (
     Outcome,
     ResponseHead,
 )
-from app.protocol.methods.body_shape import ShapeIssue, expected_shape
+from app.protocol.methods.body_shape import expected_shape
 from app.protocol.methods.catalog import (
     MethodRole,
     MethodSpec,
@@ -40,7 +41,6 @@ from app.protocol.stream.followups import follow_up_method, is_streaming, task_r
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
 from app.spec.draft import RequestDraft
-from app.spec.request_validation import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.card.card_panel import CardPanel, capabilities_dict
@@ -48,6 +48,7 @@ from app.ui.request.assertions_wiring import install_assertions
 from app.ui.request.binding_help import BindingHelp
 from app.ui.request.body_dirty import BodyDirty
 from app.ui.request.body_flow import BodyFlow
+from app.ui.request.body_follow import BodyFollow
 from app.ui.request.files_wiring import install_files
 from app.ui.request.gap_wiring import GapWiring
 from app.ui.request.method_marks import mark_methods
@@ -55,6 +56,8 @@ from app.ui.request.push_wiring import PushWiring, push_secrets
 from app.ui.request.request_controller import RequestController
 from app.ui.request.request_form import RequestForm
 from app.ui.request.request_snippet import copy_command
+from app.ui.request.shape_gate import Action, ShapeGate
+from app.ui.request.version_switch import VersionSwitch
 from app.ui.response.exchange_presenter import ExchangePresenter
 from app.ui.shell.proxy_settings import current_proxy
 from app.ui.shell.tasks import OwnedTask
@@ -64,9 +67,11 @@ from app.ui.shell.widgets import select_data
 class RequestTab(RequestForm):
     """A request being edited and sent.
 
-    The body editor holds the user's draft; only *Replace request body* overwrites it.
-    The widgets come from :class:`RequestForm`; :attr:`draft` keeps the saved state and
-    the spec file, :attr:`controller` runs the exchanges and :attr:`presenter` shows them.
+    The body editor holds the draft: it follows the method's template until the user edits
+    it, then only *Replace request body* overwrites it (:attr:`body_follow`). The widgets
+    come from :class:`RequestForm`; :attr:`draft` keeps the saved state and the spec file,
+    :attr:`controller` runs the exchanges and :attr:`presenter` shows them; ``known_cards``
+    are the window's (the endpoint follows a binding switch, :mod:`.binding_help`).
 
     Signals:
         title_changed: the tab's title changed (arg: new title).
@@ -86,15 +91,19 @@ class RequestTab(RequestForm):
         *,
         endpoint: str = "",
         message_text: str = "hello",
+        known_cards: KnownCards | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(endpoint=endpoint, message_text=message_text, parent=parent)
+        self.loading = False  # a saved request or a card interface is being shown
+        self.known_cards = known_cards if known_cards is not None else KnownCards()
         self.draft = RequestDraft()
         self.controller = RequestController(http_client, self)
         self._closing = OwnedTask()
         self.controller.finished.connect(self._on_exchange_over)
         self._card_caps: dict[str, Any] | None = None
         self.body_flow = BodyFlow(self, parent=self)  # live preview, template ids, Ctrl+Shift+Enter
+        self.body_follow = BodyFollow(self, parent=self)  # the draft follows until edited
 
         # The Agent Card page: discovery, Use this interface, verify.
         self.card_panel = CardPanel(self.build_request, http_client)
@@ -120,20 +129,18 @@ class RequestTab(RequestForm):
         self.timeline.cancel_task_requested.connect(self.cancel_task)
         self.timeline.resubscribe_requested.connect(self.resubscribe)
         self.timeline.follow_up_requested.connect(self.follow_up)
-        self.version_combo.currentIndexChanged.connect(self._fill_methods)
+        # First on the version: the picker keeps the method's job (or the tab its version).
+        self.version_switch = VersionSwitch(self, parent=self)
         self.send_button.clicked.connect(self.send_or_cancel)
-        self.generate_button.clicked.connect(self.generate_preview)
+        self.generate_button.clicked.connect(self.regenerate)
         self.replace_button.clicked.connect(self.replace_body)
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
         self.binding_combo.currentIndexChanged.connect(self._on_binding_changed)
         self.version_combo.currentIndexChanged.connect(self._update_body_shape)
-        self.shape_banner.generate_requested.connect(self._on_shape_banner_generate_requested)
-        self.shape_banner.send_anyway_requested.connect(self.send_anyway)
+        self.shape_gate = ShapeGate(self, parent=self)  # Send and Save ask it first
         self._wire_oauth()
         self._update_body_shape()
-        self._fill_methods()
-        self.generate_preview()
-        self.replace_body()
+        self.fill_methods(None)
         # The fresh tab is the clean state until it is saved or a saved request is opened.
         self.draft.mark_saved(None, self.form())
         self._body_dirty = BodyDirty(self.body_editor)
@@ -245,6 +252,17 @@ class RequestTab(RequestForm):
             self.card_panel.set_card_url(saved.agent_card_url)
         self.mark_saved(saved)
 
+    def show_saved(self, saved: SavedRequest) -> None:
+        """Fill the widgets from ``saved`` (:meth:`RequestForm.show_saved`); its body is the
+        user's draft until a template equals it."""
+        self.loading = True
+        try:
+            super().show_saved(saved)
+        finally:
+            self.loading = False
+        self.body_follow.take_over()
+        self.generate_preview()
+
     def mark_saved(self, saved: SavedRequest, spec_path: Path | None = None) -> None:
         """Record ``saved`` (with its operation id) as the clean state; clears the marker.
 
@@ -297,12 +315,17 @@ class RequestTab(RequestForm):
     def use_interface(self, iface: InterfaceView) -> None:
         """Point the tab at a card interface: endpoint, binding, version and tenant.
 
-        The only card action that changes these four; the draft body is kept.
+        The only card action that changes these four; an untouched draft follows.
         """
-        select_data(self.version_combo, iface.major_minor)
-        select_data(self.binding_combo, iface.known_binding)
-        self.endpoint_edit.setText(iface.url)
-        self.tenant_edit.setText(iface.tenant)
+        self.loading = True
+        try:
+            select_data(self.version_combo, iface.major_minor)
+            select_data(self.binding_combo, iface.known_binding)
+            self.endpoint_edit.setText(iface.url)
+            self.tenant_edit.setText(iface.tenant)
+        finally:
+            self.loading = False
+        self.generate_preview()
 
     def _on_card_loaded(self, view: CardView) -> None:
         self.set_card_capabilities(capabilities_dict(view))
@@ -316,8 +339,10 @@ class RequestTab(RequestForm):
 
     # --- actions --------------------------------------------------------------------
 
-    def _fill_methods(self) -> None:
-        previous = self.method_combo.currentText()
+    def fill_methods(self, select: str | None) -> None:
+        """List the version's methods in the picker and select ``select`` (None: the one
+        selected before if listed, else the first); the template follows."""
+        previous = select or self.method
         self.method_combo.blockSignals(True)
         self.method_combo.clear()
         for spec in methods_for(self.version):
@@ -333,34 +358,46 @@ class RequestTab(RequestForm):
         self._on_method_changed()
 
     def _on_method_changed(self) -> None:
-        # Changing the method never touches the draft; the preview follows the method.
+        # The template follows the method, and an untouched draft the template.
         self.generate_preview()
         self.title_changed.emit(self.title())
 
     def generate_preview(self) -> None:
-        """Render the selected method's template into the read-only preview."""
+        """Render the selected method's template beside the draft; an untouched draft
+        becomes it (:class:`~app.ui.request.body_follow.BodyFollow`)."""
+        if self.loading:
+            return  # the saved request's own body is on its way
         spec = find_method(self.version, self.method)
         if spec is None:  # a method the catalog lacks has no template: nothing to follow
-            self.preview.set_text("")
-            self.replace_button.setEnabled(False)
+            self.generate_button.setEnabled(False)
+            self.generate_button.setToolTip(f"There is no template for {self.method}")
+            self.body_follow.show_template(
+                None,
+                f"No template: {self.method} is not an A2A {self.version.value} method of"
+                " the catalog. The draft is sent as typed.",
+            )
             return
+        self.generate_button.setEnabled(True)
         # The composer's template, as `send --text` and a check render it.
-        inputs = RequestInputs(self.method, version=self.version, binding=self.binding)
-        self.preview.set_text(compose_body(with_template(inputs, self._template_context(spec))))
-        self.replace_button.setEnabled(True)
+        message_id, request_id = self.body_follow.template_ids()
+        inputs = RequestInputs(
+            self.method, version=self.version, binding=self.binding, request_id=request_id
+        )
+        ctx = dataclasses.replace(self._template_context(spec), message_id=message_id)
+        self.body_follow.show_template(compose_body(with_template(inputs, ctx)))
+
+    def regenerate(self) -> None:
+        """*Generate request body*: the template again with fresh ids."""
+        self.body_follow.new_ids()
+        self.generate_preview()
 
     def replace_body(self) -> None:
-        """Overwrite the draft with the preview: the only action that does."""
-        text = self.preview.toPlainText()
-        if text:
-            self.body_editor.setPlainText(text)
-            self.preview.set_text("")
-            self.replace_button.setEnabled(False)
+        """Overwrite the draft with the template (one undoable step); it follows again."""
+        self.body_follow.replace()
 
     def _on_binding_changed(self) -> None:
-        # Never rewrites the draft: the preview follows the binding, the title says what fits.
+        # The template follows the binding (an untouched draft too); the title says what fits.
         self.generate_preview()
-        self.shape_banner.dismiss()
         self._update_body_shape()
 
     def _update_body_shape(self) -> None:
@@ -370,32 +407,23 @@ class RequestTab(RequestForm):
         if self._draft_title is not None:
             self._draft_title.setText(f"<b>Request body (draft)</b> — {shape}")
 
-    def _on_shape_banner_generate_requested(self) -> None:
-        self.generate_preview()
-        self.replace_button.setFocus()
-
     def send_or_cancel(self) -> None:
         """Send the request, or cancel the running one.
 
-        A draft whose shape does not fit the tab is not sent: the shape banner lists the
-        reasons and offers the right template or *Send anyway* (:meth:`send_anyway`).
-        Malformed JSON is left to the exchange, which reports it as a usage error.
+        A draft the user edited into a shape that does not fit the tab is not sent: the
+        shape banner lists the reasons and offers a fix or *Send anyway* (:meth:`send_anyway`,
+        :mod:`app.ui.request.shape_gate`); a generated draft always goes. Malformed JSON is
+        left to the exchange, which reports it as a usage error.
         """
         if self.busy:
             self.cancel()
             return
-        problems = [
-            p
-            for p in check_request_body(
-                self.version, self.binding, self.method, self.body_editor.toPlainText()
-            )
-            if p.issue is not ShapeIssue.NOT_JSON
-        ]
-        if problems:
-            self.editor_tabs.setCurrentIndex(0)  # the Body page, where the banner is
-            self.shape_banner.show_problems(problems, expected_shape(self.version, self.binding))
-            return
-        self.send_anyway()
+        self.shape_gate.ask(Action.SEND, self.send_anyway)
+
+    def before_save(self, then: Callable[[], None]) -> bool:
+        """Save asks first: ``then`` is called at once (True) when the draft's shape fits the
+        tab's version and binding; else the banner says why and offers a fix (False)."""
+        return self.shape_gate.ask(Action.SAVE, then)
 
     def send_anyway(self) -> None:
         """Send the draft as it is, skipping the shape check."""
@@ -417,11 +445,15 @@ class RequestTab(RequestForm):
             self.response_view.show_end(ExchangeEnd(0.0, Outcome.USAGE_ERROR))
             return
         self._set_busy(True)
+        # The answer comes into view whatever page was in front (the Agent Card, …).
         if is_streaming(request.version, request.method):
             self.timeline.clear(request.version)
             self.timeline.begin_connection(request.method)
             self.result_tabs.setCurrentWidget(self.timeline)
+        else:
+            self.result_tabs.setCurrentWidget(self.response_view)
         self._follow_up = None
+        self.body_follow.sent()
         self.controller.send(request)
 
     def cancel(self) -> None:
@@ -431,6 +463,7 @@ class RequestTab(RequestForm):
     async def shutdown(self) -> None:
         """Cancel and await the running exchanges (before the tab or the app closes)."""
         await self.controller.shutdown()
+        await self.binding_help.shutdown()
         await self.card_panel.shutdown()
         await self.auth_panel.oauth.shutdown()
         await self.artifacts_view.shutdown()
@@ -438,7 +471,7 @@ class RequestTab(RequestForm):
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""
-        if self.busy:
+        if self.busy or self.binding_help.busy:
             self._closing.start(self.shutdown(), then=self.deleteLater)
         else:
             self.deleteLater()

@@ -1,10 +1,10 @@
 """The non-modal banner shown above the body when it does not fit the tab (``shapeBanner``).
 
-Send checks the draft with :func:`app.protocol.methods.body_shape.check_body`; when something is
-off,
-the banner lists the reasons and waits: *Generate the right template* fills the preview for
-the tab's method × binding, *Send anyway* sends the draft as it is. Nothing modal, so the
-qasync loop keeps running (a modal dialog would block it).
+Send and Save check the draft first (:mod:`app.ui.request.shape_gate`); when something is
+off, the banner lists the reasons and waits: the fix (``generateTemplateButton``: the draft
+converted to the tab's version, or the template, then sent or saved) or the action as it is
+(``forceSendButton``: *Send anyway*, *Save anyway*). Nothing modal, so the qasync loop keeps
+running (a modal dialog would block it).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ class ShapeBanner(QFrame):
     ``dismissShapeBannerButton``.
 
     Signals:
-        generate_requested: the user wants the right template in the preview (no args).
-        send_anyway_requested: the user wants the draft sent as it is (no args).
+        generate_requested: the user wants the fix, then the action (no args).
+        send_anyway_requested: the user wants the action with the draft as it is (no args).
     """
 
     generate_requested = Signal()
@@ -46,7 +46,8 @@ class ShapeBanner(QFrame):
         self.generate_button = QPushButton("Generate the right template")
         self.generate_button.setObjectName("generateTemplateButton")
         self.generate_button.setToolTip(
-            "Render the method's template for this tab into the preview"
+            "Make the draft fit the tab (converted to its version, or the method's template;"
+            " Ctrl+Z in the draft undoes it), then go on"
         )
         self.force_button = QPushButton("Send anyway")
         self.force_button.setObjectName("forceSendButton")
@@ -70,14 +71,27 @@ class ShapeBanner(QFrame):
         self.force_button.clicked.connect(self._on_force_clicked)
         self.dismiss_button.clicked.connect(self.dismiss)
 
-    def show_problems(self, problems: Sequence[ShapeProblem], expected: str) -> None:
-        """List ``problems``; ``expected`` names the shape this tab sends."""
+    def show_problems(
+        self,
+        problems: Sequence[ShapeProblem],
+        expected: str,
+        *,
+        verb: str = "sent",
+        fix: str = "Generate the right template",
+        anyway: str = "Send anyway",
+    ) -> None:
+        """List ``problems``; ``expected`` names the shape this tab sends, ``verb`` what was
+        not done (``sent``, ``saved``), ``fix`` and ``anyway`` the two buttons."""
         self.problems = list(problems)
         items = "".join(f"<li>{escape(str(p))}</li>" for p in problems)
         self.text_label.setText(
-            f"<b>Not sent: the body does not look like a {escape(expected)}.</b>"
+            f"<b>Not {escape(verb)}: the body does not look like a {escape(expected)}.</b>"
             f"<ul style='margin: 2px 0 0 -20px'>{items}</ul>"
         )
+        self.generate_button.setText(fix)
+        self.force_button.setText(anyway)
+        self.force_button.setToolTip(f"{anyway}: the draft exactly as it is")
+        self.dismiss_button.setToolTip(f"Not {verb}; keep editing")
         self.show()
 
     def dismiss(self) -> None:

@@ -398,11 +398,10 @@ class ResponseView(QWidget):
         status = theme.outcome_status(event.outcome.value)
         theme.style(self.status_label, f"badge-status:{status}", theme.BADGE_SHAPE)
         if not ok and not self.pretty_char_count() and self._errors:
-            # No body (gRPC errors, refused connections): show the error itself as JSON.
-            records = [e.as_record() for e in self._errors]
+            # No body (gRPC errors, refused connections, a bare redirect): Pretty says so;
+            # the banner above has the error in words, never as the app's own record.
             self._use_big(False)
-            self.pretty_view.set_text(pretty_json(records))
-            self.tree_page.set_value(records)
+            self.pretty_view.setPlaceholderText(f"No response body ({label}): see above.")
             self.tabs.setCurrentWidget(self.pretty_view)
         self._update_copy_buttons()
 

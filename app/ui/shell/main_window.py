@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
     from PySide6.QtWidgets import QDialog, QMenu, QWidget
 
+    from app.protocol.card.known_cards import KnownCards
     from app.spec.variables import Resolver
     from app.ui.collections.generate_server_dialog import GenerateServerDialog
     from app.ui.collections.spec_dock import SpecController
@@ -72,6 +73,8 @@ class MainWindow(QMainWindow):
         self._tls: ssl.SSLContext | None = None
         # The demo agent's ready line (card_url, jwks_path, …) once it runs.
         self.demo_info: dict[str, Any] | None = None
+        # The Agent Cards this window knows, shared by its tabs (a binding switch follows).
+        self._known_cards: KnownCards | None = None
         # Request → Generate server… (app/ui/collections/generate_server_dialog.py), while it is
         # open.
         self.generate_server_dialog: GenerateServerDialog | None = None
@@ -216,9 +219,17 @@ class MainWindow(QMainWindow):
 
     def new_a2a_tab(self, endpoint: str = "", message_text: str = "hello") -> RequestTab:
         """Open a request tab (version 1.0, binding JSONRPC) and focus it."""
+        from app.protocol.card.known_cards import KnownCards
         from app.ui.request.request_tab import RequestTab
 
-        tab = RequestTab(self.http_client, endpoint=endpoint, message_text=message_text)
+        if self._known_cards is None:
+            self._known_cards = KnownCards()
+        tab = RequestTab(
+            self.http_client,
+            endpoint=endpoint,
+            message_text=message_text,
+            known_cards=self._known_cards,
+        )
         tab.card_panel.demo_info_provider = lambda: self.demo_info
         self.desktop.prepare_tab(tab)
         index = self.tabs.addTab(tab, tab.title())

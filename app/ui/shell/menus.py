@@ -237,7 +237,7 @@ class WindowMenus:
         self.generate = self.action(
             self.request,
             "&Generate request body",
-            lambda: _if(tab(), lambda t: t.generate_preview()),
+            lambda: _if(tab(), lambda t: t.regenerate()),
             name="generateBodyAction",
         )
         self.replace = self.action(
@@ -372,6 +372,7 @@ class WindowMenus:
             action.setEnabled(tab is not None)
         if tab is not None:
             self.replace.setEnabled(tab.replace_button.isEnabled())
+            self.generate.setEnabled(tab.generate_button.isEnabled())
 
 
 def menu_actions(menu_owner: QWidget) -> list[tuple[str, QAction]]:

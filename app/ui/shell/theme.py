@@ -333,7 +333,8 @@ def css(role: str) -> str:
     Roles: ``badge-status:<status>`` and ``text-status:<status>`` (:class:`Status`),
     ``badge-ok|warn|error|neutral``, ``badge-state:<state>``, ``badge-idle``,
     ``text-error``, ``text-warn``, ``banner-error``, ``banner-warn``, ``frame-warn:<name>``
-    (a whole sheet for the QFrame named ``name`` and its labels), ``plain``.
+    (a whole sheet for the QFrame named ``name`` and its labels), ``frame-info:<name>`` (the
+    same in the marker rows' colours: news, not a warning), ``plain``.
     """
     c = colours()
     if role.startswith("badge-status:"):
@@ -355,8 +356,11 @@ def css(role: str) -> str:
     if role in ("banner-error", "banner-warn"):
         fg, bg, border = c.error_banner if role == "banner-error" else c.warn_banner
         return f"color: {fg}; background: {bg}; border: 1px solid {border};"
-    if role.startswith("frame-warn:"):  # a QFrame with labels inside, by objectName
+    if role.startswith(("frame-warn:", "frame-info:")):  # a QFrame with labels, by objectName
         fg, bg, border = c.warn_banner
+        if role.startswith("frame-info:"):
+            fg, bg = c.marker_row
+            border = fg
         name = role[11:]
         return (
             f"QFrame#{name} {{ background: {bg}; border: 1px solid {border}; }}"
