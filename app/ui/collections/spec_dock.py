@@ -8,7 +8,6 @@ The dock's tree of operations is :mod:`app.ui.collections.spec_tree`, its editin
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from app.paths import recent_specs_path, secrets_path
 from app.shipped import example_spec
-from app.spec.document import SavedOperation, SpecDocument, SpecError, atomic_write, load
+from app.spec.document import SavedOperation, SpecDocument, SpecError, load
+from app.spec.recent_specs import read_recent, write_recent
 from app.spec.save import SaveResult, for_target, save_request, save_target
 from app.spec.variables import Resolver, SecretStore
 from app.spec.xa2a import SavedRequest
@@ -39,26 +39,6 @@ if TYPE_CHECKING:
     from app.ui.request.request_tab import RequestTab
 
 # --------------------------------------------------------------------------- controller
-
-
-RECENT_LIMIT = 10
-
-
-def read_recent(path: Path) -> list[str]:
-    """Recent spec paths, newest first ([] when the file is missing or unreadable)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    items = data.get("recent", []) if isinstance(data, dict) else []
-    return [str(p) for p in items if isinstance(p, str)][:RECENT_LIMIT]
-
-
-def write_recent(path: Path, items: list[str]) -> None:
-    """Write the recent list atomically (temp file + rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    body = {"schema_version": 1, "recent": items[:RECENT_LIMIT]}
-    atomic_write(path, json.dumps(body, indent=2) + "\n")
 
 
 EXAMPLE_SPEC = example_spec()
