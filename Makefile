@@ -6,6 +6,8 @@ STAMP  := $(VENV)/.installed
 JS_PEER := tests/peers/js
 # Redocly CLI, which lints the OpenAPI documents the app saves (tests/lint/test_redocly.py).
 JS_LINT := tests/lint
+# The MCP Inspector's CLI, a real MCP client of `a2a-workbench mcp` (tests/mcp/test_inspector.py).
+MCP_INSPECTOR := tests/mcp/inspector
 # The real iac-code A2A server the tests run (tests/peers/iac_fixtures.py), in a venv of its own:
 # it needs an older a2a-sdk than the app. Built by tests/peers/iac_venv.py, pinned by its lock.
 IAC_VENV := .venv-iac
@@ -42,6 +44,11 @@ $(JS_LINT)/node_modules/.installed: $(JS_LINT)/package.json $(JS_LINT)/package-l
 	cd $(JS_LINT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(MCP_INSPECTOR)/node_modules/.installed: $(MCP_INSPECTOR)/package.json $(MCP_INSPECTOR)/package-lock.json
+	@echo "==> Installing the MCP Inspector for the MCP server tests ($(MCP_INSPECTOR))"
+	cd $(MCP_INSPECTOR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Not --quiet either: a first build takes half a minute or more, shown by pip's own lines.
 $(IAC_VENV)/.installed: $(IAC_REQS) tests/peers/iac_venv.py | $(STAMP)
 	@echo "==> Building the iac-code test peer's venv $(IAC_VENV)"
@@ -64,7 +71,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed \
-		$(IAC_VENV)/.installed
+		$(MCP_INSPECTOR)/node_modules/.installed $(IAC_VENV)/.installed
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 test: lint contracts typecheck unit
@@ -94,4 +101,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(BUNDLE_VENV) $(IAC_VENV) $(JS_PEER)/node_modules $(JS_LINT)/node_modules \
+		$(MCP_INSPECTOR)/node_modules \
 		.pytest_cache .mypy_cache .ruff_cache build dist
