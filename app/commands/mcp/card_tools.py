@@ -58,7 +58,9 @@ class CardReport(BaseModel):
     problems: list[dict[str, Any]] = Field(
         default_factory=list, description="Each problem: JSON path, severity, message."
     )
-    card: Any = Field(default=None, description="The card document itself (JSON), when it parsed.")
+    card: dict[str, Any] | None = Field(
+        default=None, description="The card document itself, when it is a JSON object."
+    )
 
 
 class SignatureReport(BaseModel):
@@ -110,7 +112,7 @@ def report(reading: CardRead, max_bytes: int) -> CardReport:
             fields["message"] = rec.get("message", "")
             fields.setdefault("url", rec.get("url"))
             fields.setdefault("status", rec.get("status"))
-    card = reading.card if reading.has_document and reading.parse_error is None else None
+    card = reading.card if reading.has_document and isinstance(reading.card, dict) else None
     if card is not None and len(reading.raw) > max_bytes:
         card = {"omitted": f"the card is {len(reading.raw)} bytes, over this server's "
                 f"{max_bytes} limit; read it with validate_card's problems or the CLI",

@@ -14,9 +14,9 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from app.commands.history import shared_store
 from app.commands.mcp.mcp_state import Limits
@@ -36,6 +36,14 @@ from app.protocol.records import ExchangeRecords, Record
 from app.protocol.request import A2ARequest
 from app.protocol.secrets import mask_url_query
 from app.protocol.stream.stream_session import StreamSession
+
+JsonValue = Annotated[
+    Any,
+    WithJsonSchema(
+        {"anyOf": [{"type": t} for t in ("object", "array", "string", "number", "boolean", "null")]}
+    ),
+]
+"""Any JSON value, said so in the output schema (a bare ``Any`` there declares nothing)."""
 
 Progress = Callable[[float, str], Awaitable[None]]
 """Reports progress: items so far and a one-line message (MCP ``notifications/progress``)."""
@@ -72,7 +80,7 @@ class ExchangeResult(BaseModel):
     )
     ok: bool
     http_status: int | None = Field(default=None, description="HTTP status (None for gRPC).")
-    result: Any = Field(
+    result: JsonValue = Field(
         default=None,
         description="The A2A result: JSON-RPC `result`, or the HTTP+JSON / gRPC answer "
         "object (a Task, a Message, …); None for an error or a stream.",

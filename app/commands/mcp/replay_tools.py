@@ -26,7 +26,7 @@ class ReplayStarted(BaseModel):
     base_url: str
     card_url: str = Field(description="The served card (its interfaces point at the replay).")
     grpc_target: str = Field(description="host:port of the gRPC side ('' when none).")
-    interfaces: list[Any] = Field(description="The served card's interfaces.")
+    interfaces: list[dict[str, Any]] = Field(description="The served card's interfaces.")
     exchanges: int = Field(description="How many recorded exchanges it can answer.")
     notes: list[str] = Field(default_factory=list)
 
