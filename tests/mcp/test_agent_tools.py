@@ -150,6 +150,25 @@ async def test_the_js_peer_answers_on_every_binding(js_peer: dict[str, Any]) -> 
             )
         )
         assert streamed["ok"] and streamed["stream"]["items_total"] >= 3
+        task = streamed["stream"]["task_id"]
+        got = data(
+            await client.call_tool(
+                "get_task", {"url": js_peer["rest_url"], "binding": "HTTP+JSON", "task_id": task}
+            )
+        )
+        cancelled = data(
+            await client.call_tool(
+                "cancel_task", {"url": js_peer["grpc_target"], "binding": "GRPC", "task_id": task}
+            )
+        )
+        check = data(
+            await client.call_tool(
+                "check_agent", {"card_url": js_peer["base_url"], "interface": 0, "only": ["core"]}
+            )
+        )
+    assert got["ok"] and got["result"]["id"] == task
+    assert cancelled["outcome"] == "rpc_error" and cancelled["errors"][0]["message"]
+    assert check["reason"] == "completed" and check["summary"]["fail"] == 0, check["findings"]
 
 
 async def test_check_agent_reports_findings_with_sections_and_tck(

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 
@@ -129,6 +130,10 @@ async def test_recorded_exchanges_are_replayed_on_loopback(sdk_peer: dict[str, A
         )
         stopped = data(await client.call_tool("replay_stop", {"replay_id": replay["replay_id"]}))
         gone = await client.call_tool("replay_stop", {"replay_id": replay["replay_id"]})
+        left = data(await client.call_tool("replay_start", {"history_ids": [sent["history_id"]]}))
+    # The server stopped the replay it left running when its client went away.
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(left["card_url"], timeout=5)
     assert replay["base_url"].startswith("http://127.0.0.1:") and replay["exchanges"] == 1
     assert again["ok"] and again["result"] == sent["result"]
     assert not unmatched["ok"]

@@ -17,7 +17,10 @@ bound, 3 usage error. docs/MCP.md describes the tools.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 import anyio
 
@@ -70,6 +73,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+async def _until_signal(serving: Coroutine[Any, Any, None]) -> None:
+    """Run ``serving`` until it ends or SIGTERM/SIGINT arrives: either way the caller's
+    cleanup runs (the replays it started are child processes)."""
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+
+        async def run() -> None:
+            await serving
+            group.cancel_scope.cancel()
+
+        if sys.platform != "win32":  # no signal receiver there; Ctrl+C ends the process
+            group.start_soon(watch)
+        group.start_soon(run)
+
+
 def main(argv: list[str]) -> int:
     """Run ``mcp``; returns the exit status (module docstring)."""
     try:
@@ -95,7 +117,7 @@ def main(argv: list[str]) -> int:
     async def serve() -> None:
         try:
             if http is None:
-                await server.run_stdio_async()
+                await _until_signal(server.run_stdio_async())
             else:
                 token = new_token()
                 state.ledger.add([token])
