@@ -15,8 +15,10 @@ from app.commands.cli import CliUsageError
 from app.commands.mcp.allow_list import HostPolicy, HostRefused
 from app.commands.mcp.credential_refs import CredentialRef, check_headers, resolve
 from app.commands.mcp.http_transport import BearerGate, HttpOptions, check_options, parse_listen
+from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import SecretLedger, ServerState
 from app.errors import UsageError
+from app.paths import secrets_path
 from tests.mcp.saved_specs import saved_collection
 
 
@@ -48,6 +50,16 @@ def test_the_ledger_masks_what_it_was_given_in_every_string() -> None:
     ledger.add(["s3cret-value", "abc", "s3cret"])  # "abc": too short to mask
     masked = ledger.mask({"a": "x s3cret-value y", "s3cret": ["s3cret", 1, None], "b": "abc"})
     assert masked == {"a": "x **** y", "****": ["****", 1, None], "b": "abc"}
+
+
+def test_no_tool_reads_the_secrets_file(tmp_path: Path) -> None:
+    store = secrets_path()
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_text('{"token": "kept-secret"}')
+    with pytest.raises(UsageError, match="stored secrets") as caught:
+        local_file(str(store))
+    assert "kept-secret" not in str(caught.value)
+    assert local_file(str(tmp_path / "card.json")) == tmp_path / "card.json"
 
 
 def test_credentials_come_by_reference_only(monkeypatch: pytest.MonkeyPatch) -> None:

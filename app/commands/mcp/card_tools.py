@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
@@ -19,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from app.commands.card import check as card_records
 from app.commands.card import fetch
+from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import add_tool
 from app.errors import UsageError
@@ -129,7 +129,7 @@ def inline_reading(card: dict[str, Any] | None, card_path: str | None) -> CardRe
     if (card is None) == (card_path is None):
         raise UsageError("give the card either inline (`card`) or as a file (`card_path`)")
     if card_path is not None:
-        reading = read_card(Path(card_path).expanduser())
+        reading = read_card(local_file(card_path))
         if reading.outcome is ReadOutcome.FAILED:
             raise UsageError(f"cannot read {card_path}: {reading.error}")
         return reading
@@ -145,7 +145,7 @@ def _jwks_text(jwks: dict[str, Any] | None, jwks_path: str | None) -> bytes:
     if jwks is not None:
         return json.dumps(jwks).encode("utf-8")
     try:
-        return Path(jwks_path or "").expanduser().read_bytes()
+        return local_file(jwks_path or "").read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read the JWKS {jwks_path}: {exc.strerror or exc}") from exc
 

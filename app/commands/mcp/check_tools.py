@@ -8,7 +8,6 @@ interface the card names must be on the allow-list: a card is text its server wr
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urljoin
 
@@ -27,6 +26,7 @@ from app.check.runner import CheckOptions, host_of, run_check
 from app.commands.card import fetch
 from app.commands.history import shared_store
 from app.commands.mcp.credential_refs import CredentialRef, check_target, resolve
+from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import ToolContext, add_tool
 from app.commands.oauth import CliOAuth
@@ -153,7 +153,7 @@ async def _check_interfaces(
         state.hosts.check(card_url, "the card URL")
         reading = read_card(await fetch(card_url, "1.0", timeout))
     else:
-        reading = read_card(Path(card_url).expanduser())
+        reading = read_card(local_file(card_url))
     view = examine(reading).view
     if view is None:
         return  # no card, nothing will be sent: the run reports it

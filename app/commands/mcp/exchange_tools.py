@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
@@ -26,6 +25,7 @@ from app.commands.mcp.credential_refs import (
     resolve,
 )
 from app.commands.mcp.exchange_result import ExchangeResult, Progress, run_exchange
+from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import ToolContext, add_tool
 from app.commands.oauth import with_token
@@ -282,6 +282,6 @@ def _attachments(files: list[str], data: list[dict[str, Any]]) -> tuple[Attachme
     Raises:
         UsageError: a file cannot be read or is too big inline.
     """
-    found = [uri_attachment(f) if _URI.match(f) else file_attachment(Path(f).expanduser())
+    found = [uri_attachment(f) if _URI.match(f) else file_attachment(local_file(f))
              for f in files]  # fmt: skip
     return (*found, *(data_attachment(json.dumps(d)) for d in data))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app import session
+from app.commands.mcp.local_files import local_file
 from app.errors import UsageError
 from app.paths import recent_specs_path, secrets_path, session_path
 from app.shipped import resource_path
@@ -66,8 +67,9 @@ def open_collection(path: str) -> SpecDocument:
 
     Raises:
         SpecError: the file cannot be read or is no OpenAPI document.
+        UsageError: the path is the workbench's secrets file.
     """
-    return load(Path(path).expanduser())
+    return load(local_file(path))
 
 
 def saved_endpoint_hosts(path: Path) -> frozenset[str]:

@@ -4,13 +4,13 @@ served on loopback as a mock agent, as ``a2a-workbench replay`` serves it
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from pydantic import BaseModel, Field
 
 from app.commands.mcp.history_tools import store
+from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.replays import Replay
 from app.commands.mcp.tool_registry import add_tool
@@ -95,7 +95,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
             built = write_fixture(path, entries, ExportOptions())
             notes += list(built.notes)
         else:
-            path = Path(fixture).expanduser()
+            path = local_file(fixture)
             if not path.is_file():
                 raise UsageError(f"no fixture file {fixture}")
         replay = await state.replays.start(path, speed, match)
