@@ -72,6 +72,13 @@ async def test_unknown_tools_wrong_types_and_foreign_hosts(
             )
         )
         assert "NO_SUCH_VAR_X" in words and "not set" in words
+        legacy = {"message": {"kind": "message", "messageId": "m1", "role": "user",
+                              "parts": [{"kind": "text", "text": "12 30"}]}}  # fmt: skip
+        old = {"url": sdk_peer["jsonrpc_url"], "params": legacy}
+        words = refused(await client.call_tool("send", old))
+        assert "does not fit a 1.0 JSONRPC request" in words and "force" in words
+        forced = data(await client.call_tool("send", {**old, "force": True}))
+        assert forced["shape_problems"] and forced["history_id"] is not None
         # Still serving.
         assert data(await client.call_tool("send", {"url": sdk_peer["jsonrpc_url"]}))["ok"]
 

@@ -98,6 +98,10 @@ class ExchangeResult(BaseModel):
     lint: list[dict[str, Any]] = Field(
         default_factory=list, description="Stream lifecycle findings (rule, message, seq)."
     )
+    shape_problems: list[str] = Field(
+        default_factory=list,
+        description="Why the body does not fit its version and binding (sent with force).",
+    )
     request: dict[str, Any] | None = Field(
         default=None, description="What was sent (credentials masked): method, URL, headers, body."
     )

@@ -24,7 +24,7 @@ from app.commands.mcp.credential_refs import (
     check_target,
     resolve,
 )
-from app.commands.mcp.exchange_result import ExchangeResult, Progress, run_exchange
+from app.commands.mcp.exchange_result import ExchangeResult, run_exchange
 from app.commands.mcp.local_files import local_file
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import ToolContext, add_tool
@@ -227,8 +227,9 @@ async def _exchange(
     credential = resolve(auth, state)
     check_target(credential, inputs.endpoint)
     body = compose_body(inputs)
-    if len(body.encode("utf-8")) > MAX_REQUEST_BYTES:
-        raise UsageError(f"the body is {len(body)} bytes; this server sends at most "
+    size = len(body.encode("utf-8"))
+    if size > MAX_REQUEST_BYTES:
+        raise UsageError(f"the body is {size} bytes; this server sends at most "
                          f"{MAX_REQUEST_BYTES} (the command line sends more)")  # fmt: skip
     problems = [str(p) for p in check_request_body(inputs.version, inputs.binding,
                                                    inputs.method, body)]  # fmt: skip
@@ -249,10 +250,8 @@ async def _exchange(
     async def progress(done: float, message: str) -> None:
         await ctx.report_progress(done, None, message)
 
-    reporter: Progress = progress
-    result = await run_exchange(request, state.limits, progress=reporter)
-    if problems:
-        result.notes.append(f"sent despite its shape (force): {'; '.join(problems)}")
+    result = await run_exchange(request, state.limits, progress=progress)
+    result.shape_problems = problems
     if credential is not NO_CREDENTIAL:
         result.notes.append(f"credential: {credential.label}")
     return result
