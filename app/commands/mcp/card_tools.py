@@ -115,7 +115,7 @@ def report(reading: CardRead, max_bytes: int) -> CardReport:
     card = reading.card if reading.has_document and isinstance(reading.card, dict) else None
     if card is not None and len(reading.raw) > max_bytes:
         card = {"omitted": f"the card is {len(reading.raw)} bytes, over this server's "
-                f"{max_bytes} limit; read it with validate_card's problems or the CLI",
+                f"limit of {max_bytes} (--max-body); its problems are listed all the same",
                 "bytes": len(reading.raw)}  # fmt: skip
     return CardReport(**fields, problems=problems, card=card)
 
