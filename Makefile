@@ -6,6 +6,8 @@ STAMP  := $(VENV)/.installed
 JS_PEER := tests/peers/js
 # Redocly CLI, which lints the OpenAPI documents the app saves (tests/lint/test_redocly.py).
 JS_LINT := tests/lint
+# The MCP Inspector's CLI, a real MCP client of `a2a-workbench mcp` (tests/mcp/test_inspector.py).
+MCP_INSPECTOR := tests/mcp/inspector
 # The real iac-code A2A server the tests run (tests/peers/iac_fixtures.py), in a venv of its own:
 # it needs an older a2a-sdk than the app. Built by tests/peers/iac_venv.py, pinned by its lock.
 IAC_VENV := .venv-iac
@@ -42,6 +44,11 @@ $(JS_LINT)/node_modules/.installed: $(JS_LINT)/package.json $(JS_LINT)/package-l
 	cd $(JS_LINT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(MCP_INSPECTOR)/node_modules/.installed: $(MCP_INSPECTOR)/package.json $(MCP_INSPECTOR)/package-lock.json
+	@echo "==> Installing the MCP Inspector for the MCP server tests ($(MCP_INSPECTOR))"
+	cd $(MCP_INSPECTOR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Not --quiet either: a first build takes half a minute or more, shown by pip's own lines.
 $(IAC_VENV)/.installed: $(IAC_REQS) tests/peers/iac_venv.py | $(STAMP)
 	@echo "==> Building the iac-code test peer's venv $(IAC_VENV)"
@@ -69,7 +76,7 @@ SEAM := app/protocol/events.py,app/protocol/exchange.py,app/protocol/wire/sse.py
 # The suite under coverage ([tool.coverage] in pyproject.toml): the CLI and demo-agent
 # processes the tests start count too; the total must stay above fail_under, the seam at 100 %.
 unit: $(STAMP) $(JS_PEER)/node_modules/.installed $(JS_LINT)/node_modules/.installed \
-		$(IAC_VENV)/.installed
+		$(MCP_INSPECTOR)/node_modules/.installed $(IAC_VENV)/.installed
 	$(PY) -m coverage erase
 	QT_QPA_PLATFORM=offscreen $(PY) -m coverage run -m pytest
 	$(PY) -m coverage combine --quiet
@@ -103,4 +110,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(BUNDLE_VENV) $(IAC_VENV) $(JS_PEER)/node_modules $(JS_LINT)/node_modules \
+		$(MCP_INSPECTOR)/node_modules \
 		.pytest_cache .mypy_cache .ruff_cache build dist

@@ -17,7 +17,8 @@ This is the one drawing of the tree (``docs/ARCHITECTURE.md`` §5.2 points here)
     │   ├── SourceError      app.generate.source: no usable card or spec to generate from
     │   ├── OutputDirError   app.generate.output_dir: the project directory cannot take it
     │   ├── ConversionError  app.protocol.methods.convert: no request of the other version
-    │   └── FixtureError     app.replay.fixture: a replay fixture that cannot be read
+    │   ├── FixtureError     app.replay.fixture: a replay fixture that cannot be read
+    │   └── HostRefused      app.commands.mcp.allow_list: an MCP tool's host not allowed
     ├── CardUnreachable      app.generate.source: a card URL gave no card (exit 2)
     ├── GeneratorMissing     app.generate.write: no generator for a language
     ├── SpecError            app.spec.spec_text: not a usable OpenAPI document

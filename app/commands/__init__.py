@@ -58,6 +58,12 @@ def _replay(argv: list[str]) -> int:
     return main(argv)
 
 
+def _mcp(argv: list[str]) -> int:
+    from app.commands.mcp.mcp_command import main
+
+    return main(argv)
+
+
 def _push_receiver(argv: list[str]) -> int:
     from app.commands.push_receiver import main
 
@@ -76,6 +82,7 @@ SUMMARIES: dict[str, str] = {
     "demo-agent": "run the bundled A2A demo agent on loopback",
     "generate-server": "write a runnable A2A server project (Python or Node) from a card",
     "history": "list, show and export the recorded exchanges",
+    "mcp": "serve the workbench's tools to coding agents (Model Context Protocol)",
     "push-receiver": "receive push notifications on loopback, printed as JSON lines",
     "replay": "serve a recorded fixture as a mock A2A agent on loopback",
     "run": "send the requests saved in an OpenAPI 3.2 document",
@@ -90,6 +97,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "demo-agent": _demo_agent,
     "generate-server": _generate_server,
     "history": _history,
+    "mcp": _mcp,
     "push-receiver": _push_receiver,
     "replay": _replay,
     "run": _run,

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
+from app.spec.recent_specs import read_recent
 from openapi_spec_validator import validate
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -23,7 +24,6 @@ from app.protocol.types import Binding
 from app.spec.document import load
 from app.spec.xa2a import strip_private_metadata
 from app.ui.collections.method_badge import BADGE_ROLE, Badge
-from app.ui.collections.recent_specs import read_recent
 from app.ui.collections.spec_dock import EXAMPLE_SPEC
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.main_window import MainWindow

@@ -34,7 +34,7 @@ from app.ui.collections.collection import Collection, new_title
 from app.ui.collections.collection_actions import SPEC_FILTER, CollectionActions
 from app.ui.collections.doc_view import DocView
 from app.ui.collections.environment_controller import EnvironmentController
-from app.ui.collections.recent_specs import RecentSpecs
+from app.ui.collections.recent_specs_menu import RecentSpecs
 from app.ui.collections.spec_tree import SpecDock
 from app.ui.collections.spec_tree_actions import SpecTreeActions, tab_of
 from app.ui.shell.host import TabHost

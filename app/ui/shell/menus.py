@@ -305,6 +305,12 @@ class WindowMenus:
             name="keyboardShortcutsAction",
             keys="Ctrl+/",
         )
+        self.coding_assistant = self.action(
+            self.help,
+            "Use with a &coding assistant…",
+            lambda: _open_assistant_dialog(self.window),
+            name="codingAssistantAction",
+        )
         self.help.addSeparator()
         self.about = self.action(
             self.help, "&About A2A Workbench", self.desktop.open_about, name="aboutAction"
@@ -458,3 +464,10 @@ def _show_other_version(host: TabHost, tab: RequestTab) -> None:
     from app.ui.request.explainer_view import open_explainer
 
     open_explainer(host, tab)
+
+
+def _open_assistant_dialog(window: QMainWindow) -> object:
+    # Imported on use: the dialog is not needed to start the window.
+    from app.ui.shell.assistant_dialog import open_assistant_dialog
+
+    return open_assistant_dialog(window)

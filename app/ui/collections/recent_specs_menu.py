@@ -1,35 +1,15 @@
-"""*File → Recent specs*: the spec files opened or saved last, newest first, kept in
-``recent-specs.json`` (:func:`app.paths.recent_specs_path`)."""
+"""*File → Recent specs*: the menu of the spec files opened or saved last, newest first
+(the file itself: :mod:`app.spec.recent_specs`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import QMenu, QWidget
 
-from app.fileio import atomic_write
 from app.paths import recent_specs_path
-
-RECENT_LIMIT = 10
-
-
-def read_recent(path: Path) -> list[str]:
-    """Recent spec paths, newest first ([] when the file is missing or unreadable)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    items = data.get("recent", []) if isinstance(data, dict) else []
-    return [str(p) for p in items if isinstance(p, str)][:RECENT_LIMIT]
-
-
-def write_recent(path: Path, items: list[str]) -> None:
-    """Write the recent list atomically (temp file + rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    body = {"schema_version": 1, "recent": items[:RECENT_LIMIT]}
-    atomic_write(path, json.dumps(body, indent=2) + "\n")
+from app.spec.recent_specs import read_recent, write_recent
 
 
 class RecentSpecs:

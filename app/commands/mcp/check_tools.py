@@ -1,0 +1,193 @@
+"""``check_agent``: does an agent do what its card says, on every binding?
+
+It runs :func:`app.check.runner.run_check` as ``check`` does: every exchange is recorded in
+the history (each finding names its entries), progress is reported check by check, and the
+report is kept as the ``a2a-wb://check/last`` resource. Before anything is sent, every
+interface the card names must be on the allow-list: a card is text its server wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urljoin
+
+from mcp.server import MCPServer
+from pydantic import BaseModel, Field
+
+from app.check.check_model import (
+    CheckEnded,
+    CheckProgress,
+    CheckResult,
+    CheckStarted,
+    EndReason,
+)
+from app.check.registry import CHECKS
+from app.check.runner import CheckOptions, host_of, run_check
+from app.commands.card import fetch
+from app.commands.history import shared_store
+from app.commands.mcp.credential_refs import CredentialRef, check_target, resolve
+from app.commands.mcp.local_files import local_file
+from app.commands.mcp.mcp_state import ServerState
+from app.commands.mcp.tool_registry import ToolContext, add_tool
+from app.commands.oauth import CliOAuth
+from app.errors import UsageError
+from app.protocol.card.read import examine, read_card
+from app.protocol.net.auth import AuthConfig
+from app.protocol.oauth import OAuthError
+
+TCK = {spec.check_id: spec.tck for spec in CHECKS}
+"""The a2a-tck category each check covers (docs/CHECKS.md)."""
+
+
+class CheckFinding(BaseModel):
+    """One check on one interface."""
+
+    id: str = Field(description="The check's stable id, e.g. errors.task-not-found.")
+    status: str = Field(description="pass, fail, warn, skip or n/a.")
+    title: str
+    area: str
+    section: str = Field(description="The A2A spec section the rule comes from.")
+    tck: str = Field(description="The a2a-tck category it covers ('' when none).")
+    detail: str = Field(description="Why it failed, was skipped or does not apply.")
+    interface: str = Field(description="Binding, version and URL ('' for card-wide checks).")
+    exchanges: list[int] = Field(description="History entry ids that show it (history_show).")
+
+
+class CheckReport(BaseModel):
+    """An agent checked against its card."""
+
+    card_url: str
+    agent: str
+    interfaces: list[str] = Field(description="The interfaces checked.")
+    summary: dict[str, int] = Field(description="How many checks passed, failed, warned…")
+    reason: str = Field(description="completed, unreachable, budget or cancelled.")
+    message: str = ""
+    elapsed_ms: float = 0.0
+    findings: list[CheckFinding] = Field(
+        description="Every result, failures and warnings first, then the rest in run order."
+    )
+
+
+def register(server: MCPServer[Any], state: ServerState) -> None:
+    """Add ``check_agent`` to ``server``."""
+
+    async def check_agent(
+        ctx: ToolContext,
+        card_url: Annotated[
+            str, Field(description="The agent's base URL or card URL (or a card file).")
+        ],
+        interface: Annotated[
+            int | None,
+            Field(ge=0, description="Check only the card's interface N (0-based); default all."),
+        ] = None,
+        only: Annotated[
+            list[str],
+            Field(description="Run only checks whose id starts with one of these (e.g. 'core')."),
+        ] = [],  # noqa: B006 - pydantic copies defaults
+        auth: Annotated[
+            CredentialRef | None,
+            Field(description="The credential, by reference; sent only to the card's host."),
+        ] = None,
+        timeout: Annotated[float, Field(gt=0, le=120, description="Seconds per call.")] = 10.0,
+        budget: Annotated[
+            float, Field(gt=0, le=600, description="Seconds for the whole run.")
+        ] = 120.0,
+    ) -> CheckReport:
+        """Check an agent against its own Agent Card on every interface and binding: the
+        card's fields, each interface answering, send/get/list answers of the right shape,
+        A2A errors in each binding's form, streaming, push notifications, the extended
+        card, declared security, and parity between bindings. Returns a summary and every
+        finding with its spec section, a2a-tck category and the History entries of the
+        exchanges behind it. Sends real messages to the agent; reports progress."""
+        await _check_interfaces(state, card_url, interface, timeout)
+        credential = resolve(auth, state)
+        if "://" in card_url:
+            check_target(credential, card_url)
+        creds = credential.auth
+        if credential.oauth is not None:
+            state.hosts.check(credential.oauth.token_url, "the OAuth token endpoint")
+            try:
+                token = await CliOAuth(credential.oauth, cache=state.tokens).token()
+            except OAuthError as exc:
+                raise UsageError(f"no OAuth 2 token for {credential.label}: {exc}") from exc
+            creds = AuthConfig.bearer(token.access_token)
+            state.ledger.add([token.access_token])
+        options = CheckOptions(
+            card_url=card_url,
+            interface=interface,
+            auth=creds,
+            call_timeout_s=timeout,
+            budget_s=budget,
+            history=shared_store(),
+            only=tuple(only),
+        )
+        started: CheckStarted | None = None
+        results: list[CheckResult] = []
+        ended = CheckEnded(EndReason.CANCELLED)  # until the run's own end arrives
+        async for event in run_check(options):
+            if isinstance(event, CheckStarted):
+                started = event
+            elif isinstance(event, CheckProgress):
+                await ctx.report_progress(event.done, event.total, event.current)
+            elif isinstance(event, CheckResult):
+                results.append(event)
+            elif isinstance(event, CheckEnded):
+                ended = event
+        report = _report(card_url, started, results, ended)
+        state.last_check = report.model_dump(mode="json")
+        return report
+
+    add_tool(server, check_agent, title="Check an agent against its card", read_only=False,
+             open_world=True, destructive=True)  # fmt: skip
+
+
+async def _check_interfaces(
+    state: ServerState, card_url: str, interface: int | None, timeout: float
+) -> None:
+    """Refuse a card whose interfaces (the one chosen, or all) are not all allowed.
+
+    Raises:
+        HostRefused: the card's host or one of its interfaces' hosts is not allowed.
+    """
+    if "://" in card_url:
+        state.hosts.check(card_url, "the card URL")
+        reading = read_card(await fetch(card_url, "1.0", timeout))
+    else:
+        reading = read_card(local_file(card_url))
+    view = examine(reading).view
+    if view is None:
+        return  # no card, nothing will be sent: the run reports it
+    chosen = [i for n, i in enumerate(view.interfaces) if interface is None or n == interface]
+    base = card_url if "://" in card_url else ""
+    for iface in chosen:
+        url = urljoin(base, iface.url) if base and "://" not in iface.url else iface.url
+        if host_of(url):
+            state.hosts.check(url, f"the card's {iface.binding} interface")
+
+
+def _report(
+    card_url: str,
+    started: CheckStarted | None,
+    results: list[CheckResult],
+    ended: CheckEnded,
+) -> CheckReport:
+    def finding(r: CheckResult) -> CheckFinding:
+        return CheckFinding(
+            id=r.check_id, status=r.status.value, title=r.title, area=r.area.value,
+            section=r.section, tck=TCK.get(r.check_id, ""), detail=r.detail,
+            interface=r.interface, exchanges=list(r.exchanges),
+        )  # fmt: skip
+
+    judged = ("fail", "warn")
+    ordered = [r for r in results if r.status.value in judged]
+    ordered += [r for r in results if r.status.value not in judged]
+    return CheckReport(
+        card_url=card_url,
+        agent=started.agent_name if started else "",
+        interfaces=list(started.interfaces) if started else [],
+        summary={status.value: n for status, n in ended.counts.items()},
+        reason=ended.reason.value,
+        message=ended.message,
+        elapsed_ms=round(ended.elapsed_ms, 1),
+        findings=[finding(r) for r in ordered],
+    )
