@@ -219,7 +219,7 @@ def write(out: TextIO, fmt: str, records: list[dict[str, Any]]) -> None:
             if fmt == "jsonl"
             else pretty(record)
         )
-        out.write(for_terminal(text, out) + "\n")
+        out.write(for_terminal(text, out, pretty=fmt != "jsonl") + "\n")
     out.flush()
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, Printer, pretty
+from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, Printer, for_terminal, pretty
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
 from app.protocol.request import A2ARequest
@@ -159,10 +159,10 @@ def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
     """Every event record of the entries ``ids``, each with ``"exchange": id``."""
     for exchange_id in ids:
         for record in event_records(store.iter_events(exchange_id)):
-            out.write(
-                json.dumps({**record, "exchange": exchange_id}, ensure_ascii=False, allow_nan=False)
-                + "\n"
+            text = json.dumps(
+                {**record, "exchange": exchange_id}, ensure_ascii=False, allow_nan=False
             )
+            out.write(for_terminal(text, out) + "\n")
 
 
 def _all_ids(store: HistoryStore) -> list[int]:
@@ -177,20 +177,26 @@ def _all_ids(store: HistoryStore) -> list[int]:
 def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     if args.command == "list":
         where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
+        jsonl = args.output == "jsonl"
         for entry in store.entries(where, limit=args.limit):
-            if args.output == "jsonl":
-                print(json.dumps(entry.as_record(), ensure_ascii=False, allow_nan=False))
-            else:
-                print(pretty_entry(entry))
+            text = (
+                json.dumps(entry.as_record(), ensure_ascii=False, allow_nan=False)
+                if jsonl
+                else pretty_entry(entry)
+            )
+            print(for_terminal(text, sys.stdout, pretty=not jsonl))
         return EXIT_OK
     ids = [args.id] if args.command == "show" else list(args.ids)
     missing = [i for i in ids if store.entry(i) is None]
     if missing:
         raise CliUsageError(f"no history entry {', '.join(map(str, missing))}")
     if args.command == "show":
+        jsonl = args.output == "jsonl"
         for record in event_records(store.iter_events(args.id)):
-            text = json.dumps(record, ensure_ascii=False, allow_nan=False)
-            print(text if args.output == "jsonl" else pretty(record))
+            text = (
+                json.dumps(record, ensure_ascii=False, allow_nan=False) if jsonl else pretty(record)
+            )
+            print(for_terminal(text, sys.stdout, pretty=not jsonl))
         return EXIT_OK
     ids = ids or _all_ids(store)
     fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),

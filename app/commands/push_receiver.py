@@ -28,6 +28,7 @@ from typing import Any
 
 from app.commands import cli
 from app.commands.cli import CliUsageError
+from app.commands.printer import for_terminal
 from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
 
 PROG = "a2a-workbench push-receiver"
@@ -76,7 +77,8 @@ def main(argv: list[str]) -> int:
 
 
 def _emit(record: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+    # A delivery is anyone's text: spelt so that it cannot drive a terminal.
+    sys.stdout.write(for_terminal(json.dumps(record, ensure_ascii=False), sys.stdout) + "\n")
     sys.stdout.flush()
 
 

@@ -174,7 +174,7 @@ def _write_jsonl(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
     def line(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+        out.write(for_terminal(json.dumps(record, ensure_ascii=False, allow_nan=False), out) + "\n")
 
     if payloads:
         for p in verification.payloads:
@@ -194,32 +194,36 @@ def _write_jsonl(
 def _write_pretty(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
-    out.write(f"card: {source}\n")
+    # The card's and the signatures' texts are the signer's: never let them drive a terminal.
+    def write(text: str) -> None:
+        out.write(for_terminal(text, out, pretty=True))
+
+    write(f"card: {source}\n")
     if verification.status is CardStatus.UNSIGNED:
-        out.write("unsigned: the card has no signatures\n")
+        write("unsigned: the card has no signatures\n")
         return
     if payloads:
         for p in verification.payloads:
             body = p.payload.decode("utf-8") if p.payload is not None else f"(none: {p.error})"
-            out.write(f"payload [{p.profile.value}]: {body}\n")
+            write(f"payload [{p.profile.value}]: {body}\n")
     for r in verification.signatures:
-        out.write(
+        write(
             f"signature {r.index}: {r.label.upper()} kid={r.kid!r} alg={r.alg!r}"
             + (f" profile={r.profile.value}" if r.profile else "")
             + f"\n  {r.message}\n"
         )
         if r.jku:
-            out.write(f"  jku (not fetched): {r.jku}\n")
+            write(f"  jku (not fetched): {r.jku}\n")
         for note in r.notes:
-            out.write(f"  note: {note}\n")
+            write(f"  note: {note}\n")
     if verification.uncovered:
         basis = verification.uncovered_profile.value if verification.uncovered_profile else "?"
-        out.write(f"not covered by the signature (measured against {basis}):\n")
+        write(f"not covered by the signature (measured against {basis}):\n")
         for u in verification.uncovered:
-            out.write(f"  {u.path}: {u.reason}\n")
+            write(f"  {u.path}: {u.reason}\n")
     for note in verification.notes:
-        out.write(f"note: {note}\n")
-    out.write(f"result: {verification.status.value} (exit {code})\n")
+        write(f"note: {note}\n")
+    write(f"result: {verification.status.value} (exit {code})\n")
 
 
 def _usage_exit(detail: str) -> int:
