@@ -30,6 +30,7 @@ from app.protocol.bindings import traits
 from app.protocol.clock import Clock
 from app.protocol.events import (
     NOT_JSON,
+    BigResponseBody,
     ErrorKind,
     EventBatch,
     ExchangeEnd,
@@ -44,7 +45,7 @@ from app.protocol.events import (
 )
 from app.protocol.findings import Finding
 from app.protocol.masking import mask_error, mask_event
-from app.protocol.methods.deviations import body_findings, item_findings
+from app.protocol.methods.deviations import body_findings, duplicate_findings, item_findings
 from app.protocol.net.http import client_for
 from app.protocol.request import A2ARequest, check_request, prepare
 from app.protocol.secrets import mask_url_query, redact, request_secrets
@@ -291,6 +292,8 @@ class _Limits:
             return self.item_findings(event)
         if isinstance(event, ResponseBody) and event.json is not NOT_JSON:
             found = body_findings(self._version, self._binding, event.json)
+            if not isinstance(event, BigResponseBody):  # a 25 MiB body: not walked again
+                found += duplicate_findings(event.body, event.json)
             return [ExchangeFinding(event.t, f) for f in found]
         return []
 

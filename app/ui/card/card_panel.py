@@ -49,8 +49,9 @@ from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
 from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest
+from app.protocol.wire.json_duplicates import DuplicateMember
 from app.spec.xa2a import strip_private_metadata
-from app.ui.card.card_readout import CardReadout
+from app.ui.card.card_readout import CardReadout, exchange_text
 from app.ui.card.extended_card import extended_card_request
 from app.ui.card.signature_dialog import SignatureDialog
 from app.ui.shell import theme
@@ -123,6 +124,7 @@ class CardPanel(QWidget):
 
         self.raw: bytes = b""
         self.card: Any = None
+        self.duplicates: tuple[DuplicateMember, ...] = ()
         self.view: CardView | None = None
         self.problems: list[CardProblem] = []
         self.source = ""
@@ -359,7 +361,7 @@ class CardPanel(QWidget):
         """
         reading = read_card(result, cache=self.cache)
         self.last_fetch = result
-        self.exchange_view.set_text(_exchange_text(result))
+        self.exchange_view.set_text(exchange_text(result))
         self.refetch_button.setEnabled(self.cache.get(result.card_url) is not None)
         status = f"{result.status} {result.reason}".strip() if result.status else ""
         timing = f"{result.elapsed_ms:.0f} ms"
@@ -445,6 +447,7 @@ class CardPanel(QWidget):
         self.source = source if source is not None else reading.source
         findings = examine(reading)
         self.card = reading.card if reading.parse_error is None else None
+        self.duplicates = reading.duplicate_keys  # no signature over them is valid
         self._show_view(findings.view, list(findings.problems))
         self.readout.set_raw(reading.raw)
         self.verify_button.setEnabled(self.card is not None)
@@ -518,7 +521,11 @@ class CardPanel(QWidget):
         if self.verify_dialog is not None:
             self.verify_dialog.close()
         dialog = SignatureDialog(
-            self.card, self.source or "(card)", demo_jwks_path=self.demo_jwks_path(), parent=self
+            self.card,
+            self.source or "(card)",
+            demo_jwks_path=self.demo_jwks_path(),
+            duplicates=self.duplicates,
+            parent=self,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
@@ -585,16 +592,3 @@ class CardPanel(QWidget):
 
 def _size(n: int) -> str:
     return f"{n} bytes" if n < 1024 else f"{n / 1024:.1f} KiB"
-
-
-def _exchange_text(result: CardFetchResult) -> str:
-    lines = [f"GET {result.card_url}"]
-    lines += [f"{name}: {value}" for name, value in result.request_headers]
-    lines.append("(no credentials, no cookies, redirects not followed)")
-    lines.append("")
-    if result.status is not None:
-        lines.append(f"HTTP {result.status} {result.reason}".rstrip())
-        lines += [f"{name}: {value}" for name, value in result.headers]
-    if result.error:
-        lines.append(f"error: {result.error}")
-    return "\n".join(lines)

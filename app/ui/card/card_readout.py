@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.protocol.card.card_shape import CardProblem, CardShape, Severity
+from app.protocol.card.fetch import CardFetchResult
 from app.protocol.card.view import CardView
 from app.ui.card.card_models import (
     CardExtensionsModel,
@@ -301,3 +302,17 @@ def _capabilities_text(view: CardView) -> str:
         parts.append(flag("state history", caps.state_transition_history))
     parts.append(f"extensions: {len(caps.extensions)}")
     return " · ".join(parts)
+
+
+def exchange_text(result: CardFetchResult) -> str:
+    """The *Exchange* page's text: the GET as sent, then the answer's status and headers."""
+    lines = [f"GET {result.card_url}"]
+    lines += [f"{name}: {value}" for name, value in result.request_headers]
+    lines.append("(no credentials, no cookies, redirects not followed)")
+    lines.append("")
+    if result.status is not None:
+        lines.append(f"HTTP {result.status} {result.reason}".rstrip())
+        lines += [f"{name}: {value}" for name, value in result.headers]
+    if result.error:
+        lines.append(f"error: {result.error}")
+    return "\n".join(lines)

@@ -24,7 +24,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 from app.protocol.card.canonical import Profile
 from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
 from app.protocol.card.jws_verify import CardStatus, CardVerification, ProfileMode, verify_card
+from app.protocol.wire.json_duplicates import DuplicateMember
 from app.ui.card.card_models import VerdictModel
 from app.ui.shell import theme
 from app.ui.shell.tasks import OwnedTask
@@ -87,6 +88,8 @@ class SignatureDialog(QDialog):
         source: where the card came from (URL or file), shown in the title line.
         demo_jwks_path: the demo agent's public JWKS file, offered with one click when the
             card came from the demo agent; ``None`` hides that button.
+        duplicates: member names the card's text writes twice: no signature is then valid
+            (:func:`~app.protocol.card.jws_verify.verify_card`).
         parent: parent widget (the dialog stays non-modal).
     """
 
@@ -96,6 +99,7 @@ class SignatureDialog(QDialog):
         source: str,
         *,
         demo_jwks_path: str | None = None,
+        duplicates: Sequence[DuplicateMember] = (),
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -107,6 +111,7 @@ class SignatureDialog(QDialog):
         self.card = card
         self.source = source
         self.demo_jwks_path = demo_jwks_path
+        self.duplicates = tuple(duplicates)
         self.verification: CardVerification | None = None
         self._file_dialog: QFileDialog | None = None
         self._task = OwnedTask()
@@ -325,7 +330,7 @@ class SignatureDialog(QDialog):
         mode = ProfileMode.SPEC if self.strict_check.isChecked() else ProfileMode.ANY
         if unsigned:  # nothing to check: verify_card returns at once
             try:
-                result = verify_card(self.card, jwks, mode=mode)
+                result = verify_card(self.card, jwks, mode=mode, duplicates=self.duplicates)
             except Exception as exc:  # verify_card promises not to raise; keep the dialog
                 log.exception("verify_card raised")
                 self._set_status(None, f"Verification failed unexpectedly: {exc}")
@@ -353,7 +358,9 @@ class SignatureDialog(QDialog):
     async def _verify_in_worker(self, jwks: Jwks, mode: ProfileMode) -> None:
         started = time.perf_counter()
         try:
-            result = await run_in_daemon_thread(verify_card, self.card, jwks, mode=mode)
+            result = await run_in_daemon_thread(
+                verify_card, self.card, jwks, mode=mode, duplicates=self.duplicates
+            )
         except Exception as exc:  # verify_card promises not to raise; keep the dialog
             log.exception("verify_card raised")
             self._set_busy(False)
