@@ -18,6 +18,8 @@ class Canned:
     """What the server answers to every request, and what it received."""
 
     status: int = 200
+    reason: str | None = None
+    """The status line's reason phrase (None: the usual one)."""
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
     body: bytes = b"{}"
     received: list[tuple[str, str, dict[str, str], bytes]] = field(default_factory=list)
@@ -35,7 +37,7 @@ def bad_server(canned: Canned) -> Iterator[str]:
             body = self.rfile.read(length) if length else b""
             canned.received.append((self.command, self.path, dict(self.headers), body))
             answer = canned.paths.get(f"{self.command} {self.path}", canned)
-            self.send_response(answer.status)
+            self.send_response(answer.status, answer.reason)
             for name, value in answer.headers.items():
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(answer.body)))

@@ -10,13 +10,13 @@ import pytest
 from app.protocol import exchange
 from app.protocol.card.fetch import fetch_card
 from app.protocol.events import ExchangeError, Outcome
-from app.protocol.net.not_http import NOT_HTTP
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.raw_server import garbage, hang_up, raw_server, reset, ssh, ssh_reset
 from tests.protocol.test_matrix import body_for
 
 CLOSED = "the server closed the connection during the TLS handshake"
+NOT_HTTP = "the server's answer is not HTTP"
 BANNER = f'{NOT_HTTP} (it begins "SSH-2.0-OpenSSH_9.6")'
 
 

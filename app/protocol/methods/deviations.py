@@ -35,7 +35,6 @@ from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.methods.results import V03_JSONRPC_STATES, V03_PROTO_STATES, V1_STATES
 from app.protocol.stream.stream_items import ItemInfo, normalize_state
 from app.protocol.types import Binding, ProtocolVersion
-from app.protocol.visible_text import escape_controls
 from app.protocol.wire.json_duplicates import duplicates_in
 
 # Where a state can sit in a body or item: the keys walked down from the top.
@@ -83,7 +82,7 @@ def duplicate_findings(raw: bytes, value: Any) -> list[Finding]:
     return [
         Finding(
             "duplicate-member",
-            f"{escape_controls(d.path)}: {d.describe()}",
+            d.describe(),
             Severity.ERROR,
             section="§5.5",
             spec="RFC 8259 §4; RFC 7493 §2.3",

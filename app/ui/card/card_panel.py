@@ -55,6 +55,7 @@ from app.ui.card.card_readout import CardReadout, exchange_text
 from app.ui.card.extended_card import extended_card_request
 from app.ui.card.signature_dialog import SignatureDialog
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.tasks import OwnedTask
 
 FETCH_TIMEOUT_S = 10.0
@@ -180,15 +181,14 @@ class CardPanel(QWidget):
         )
         self.strip_check.setChecked(True)
 
-        self.status_label = QLabel("No card loaded")
+        self.status_label = PlainLabel("No card loaded", multiline=False)  # a reason phrase
         self.status_label.setObjectName("cardStatusLabel")
         theme.style(self.status_label, _IDLE, theme.BADGE_SHAPE)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail_label = QLabel("")
+        self.detail_label = PlainLabel()
         self.detail_label.setObjectName("cardStatusDetail")
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail_label.setTextFormat(Qt.TextFormat.PlainText)
         self.legacy_button = QPushButton("Try the legacy /.well-known/agent.json")
         self.legacy_button.setObjectName("legacyCardButton")
         self.legacy_button.hide()
@@ -397,8 +397,8 @@ class CardPanel(QWidget):
             shape = self.view.shape.value if self.view is not None else "?"
             style = _ERR if result.parse_error is not None else _OK
             detail = f"{result.card_url} · {size} · {timing}{etag} · {shape}"
-            if result.parse_error is not None:
-                detail = f"Not JSON: {result.parse_error.message} · " + detail
+            if result.parse_error is not None and self.problems:  # an HTML page says so
+                detail = f"{self.problems[0].message} · {detail}"
             self._set_status(status, detail, style)
         else:
             detail = f"No card at {result.card_url}"

@@ -13,6 +13,7 @@ show it; activating one asks for it in History (:attr:`exchange_requested`).
 from __future__ import annotations
 
 import asyncio
+import html
 import time
 from collections.abc import AsyncIterator, Callable
 
@@ -50,6 +51,7 @@ from app.ui.check.check_report_model import (
     ProblemsFilter,
 )
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, shown
 from app.ui.shell.tasks import OwnedTask
 
 Source = Callable[[], AsyncIterator[CheckEvent]]
@@ -84,6 +86,7 @@ class CheckReportView(QWidget):
 
         self.agent_label = QLabel("No check run yet")
         self.agent_label.setObjectName("checkAgentLabel")
+        self.agent_label.setTextFormat(Qt.TextFormat.RichText)  # the card's words: _escape()
         self.agent_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.agent_label.setWordWrap(True)
         self.progress = QProgressBar()
@@ -91,7 +94,7 @@ class CheckReportView(QWidget):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("%v of %m checks")
-        self.current_label = QLabel("")
+        self.current_label = PlainLabel(multiline=False)
         self.current_label.setObjectName("checkCurrentLabel")
         self.stop_button = QPushButton("Stop")
         self.stop_button.setObjectName("checkStopButton")
@@ -117,7 +120,7 @@ class CheckReportView(QWidget):
         for column, width in ((CHECK, 380), (STATUS, 70), (INTERFACE, 260), (SECTION, 130)):
             self.tree.setColumnWidth(column, width)
         header.setStretchLastSection(True)
-        self.summary = QLabel("")
+        self.summary = PlainLabel()
         self.summary.setObjectName("checkSummaryLabel")
         self.summary.setWordWrap(True)
 
@@ -252,7 +255,8 @@ class CheckReportView(QWidget):
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """The card's ``text`` for a rich-text label: shown as written, control characters too."""
+    return html.escape(shown(text, multiline=False), quote=False)
 
 
 class CheckReportDock(QDockWidget):

@@ -7,6 +7,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFil
 from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel
 
 from app.check.check_model import CheckArea, CheckResult, CheckStatus
+from app.ui.shell.plain_text import plain_tip, shown
 from app.ui.shell.theme import brushes
 
 COLUMNS = ("Check", "Status", "Interface", "Section", "Detail")
@@ -48,10 +49,11 @@ def status_brush(status: CheckStatus) -> QBrush:
 
 
 def _cell(text: str, tip: str = "") -> QStandardItem:
-    item = QStandardItem(text)
+    # Details quote the agent: control characters escaped, tooltips never read as HTML.
+    item = QStandardItem(shown(text, multiline=False))
     item.setEditable(False)
     if tip:
-        item.setToolTip(tip)
+        item.setToolTip(plain_tip(tip))
     return item
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QPushButton, QWidget
 
 from app.protocol.bindings import traits
 from app.protocol.card.view import InterfaceView
 from app.protocol.events import ExchangeError
 from app.protocol.methods.binding_errors import card_hint, same_url, says_other_binding
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox, QLineEdit
@@ -74,7 +75,7 @@ class BindingHelp(QObject):
         theme.style(
             self.bar, "frame-warn:bindingOfferBar", "QFrame#bindingOfferBar { border-radius: 4px; }"
         )
-        self.label = QLabel()
+        self.label = PlainLabel()  # names the card's URL: text only
         self.label.setObjectName("bindingOfferLabel")
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.use_button = QPushButton("Use it")

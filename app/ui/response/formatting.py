@@ -10,21 +10,24 @@ from typing import Any
 import orjson
 
 from app.protocol.events import NOT_JSON, ExchangeError, Headers, RequestSent
+from app.protocol.visible_text import escape_controls, json_escape_controls
 
 RAW_PREVIEW_BYTES = 1024 * 1024
 """The raw view shows at most this many bytes; one huge line would stall text layout."""
 
 
 def pretty_json(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept readable.
+    """2-space indented JSON, non-ASCII kept readable, the control characters a JSON encoder
+    leaves raw (C1, bidirectional marks) as ``\\uNNNN``: the same JSON value, shown.
 
     orjson does it in C; values it refuses (integers beyond 64 bits) fall back to the
     standard library.
     """
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+    return json_escape_controls(text)
 
 
 FOLD_CHARS = 2000
@@ -45,7 +48,7 @@ def fold_long_lines(text: str, width: int = FOLD_CHARS) -> tuple[str, bool]:
 def raw_preview(body: bytes) -> str:
     """The body as display text: cut at :data:`RAW_PREVIEW_BYTES`, long lines folded,
     with a note saying what was changed for display."""
-    text = body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace")
+    text = escape_controls(body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace"), multiline=True)
     text, folded = fold_long_lines(text)
     notes = []
     if len(body) > RAW_PREVIEW_BYTES:

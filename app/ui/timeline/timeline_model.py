@@ -33,6 +33,7 @@ from app.protocol.findings import Finding
 from app.protocol.stream.stream_items import ItemKind, TaskState
 from app.protocol.wire.item_json import json_of_raw
 from app.ui.shell import theme
+from app.ui.shell.plain_text import plain_tip, shown
 
 FLUSH_INTERVAL_MS = 100
 
@@ -417,15 +418,16 @@ class TimelineModel(QAbstractTableModel):
             return "" if record[_MARKER] and not record[_T] else f"{record[_T]:,.1f}"
         if col == COL_KIND:
             return record[_KIND]
+        # The task id and the summary are the agent's: control characters shown escaped.
         if col == COL_TASK:
-            return short_id(record[_TASK])
+            return shown(short_id(record[_TASK]), multiline=False)
         if col == COL_STATE:
             return record[_STATE] or ""
         if col == COL_SUMMARY:
             if record[_FINDINGS]:
                 rules = ", ".join(rule for rule, _message in record[_FINDINGS])
-                return f"⚠ {rules} · {record[_SUMMARY]}"
-            return record[_SUMMARY]
+                return shown(f"⚠ {rules} · {record[_SUMMARY]}", multiline=False)
+            return shown(record[_SUMMARY], multiline=False)
         return ""
 
     @staticmethod
@@ -437,4 +439,4 @@ class TimelineModel(QAbstractTableModel):
             lines.append(record[_TASK])
         if record[_SEQ] is not None and col == COL_SEQ:
             lines.append(f"connection {record[_CONN]}, event {record[_SEQ]}")
-        return "\n".join(lines) or None
+        return plain_tip("\n".join(lines)) or None
