@@ -352,6 +352,8 @@ def test_a_signed_card_with_a_duplicate_member_is_an_error_and_not_validly_signe
     assert dialog.verification.status.value == "invalid"
     (sig,) = dialog.verification.signatures
     assert sig.reason is not None and "twice" in sig.reason.value
+    assert "writes name twice" in dialog.summary_label.text()
+    assert dialog.status_label.text() == "invalid"
     dialog.close()
 
 

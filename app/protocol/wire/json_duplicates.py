@@ -5,12 +5,11 @@ orjson keep the last value, other parsers keep the first, some refuse the text. 
 an answer that says ``"id"`` twice reads differently to different clients, and a
 signature may cover either reading (RFC 7493 §2.3 forbids duplicates outright).
 
-Finding them costs little: :func:`may_have_duplicates` compares the members a parsed value
-has with the member names its text can hold at most (a JSON string followed by a colon);
-only when those differ, :func:`confirmed` parses again with a hook that sees every name,
-and :func:`locate` reads the text once more to name each duplicate by its JSON path and
-lines. orjson, the
-exchange's parser, reports nothing of this.
+orjson, the exchange's parser, reports nothing of this. Finding them costs little:
+:func:`may_have_duplicates` compares the members a parsed value has with the member names
+its text can hold at most (a JSON string followed by a colon); only when those differ, a
+second parse with a hook that sees every name confirms it, and :func:`locate` reads the
+text once more to name each duplicate by its JSON path and lines.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from typing import Any
 
 from app.protocol.visible_text import escape_controls
 
-__all__ = ["DuplicateMember", "confirmed", "duplicates_in", "locate", "may_have_duplicates"]
+__all__ = ["DuplicateMember", "duplicates_in", "locate", "may_have_duplicates"]
 
 # Every member name is a string whose closing quote a colon follows, whitespace between:
 # the count of these is at least the number of members the text holds. Most texts put the
@@ -70,15 +69,15 @@ class DuplicateMember:
 
 
 def may_have_duplicates(raw: bytes, value: Any) -> bool:
-    """Whether the JSON in ``raw`` (parsed to ``value``) may name a member twice in one
+    """Whether the JSON text ``raw`` (parsed to ``value``) may name a member twice in one
     object: the text can hold more members than ``value`` has. False means none; True
-    asks :func:`confirmed`. ``raw`` may wrap the JSON (an SSE frame's ``data:`` lines)."""
-    # Runs for every stream item: C calls first, the walk over the value's containers last.
+    means a parse that sees every name must decide."""
+    # Runs for every unary answer: C calls first, the walk over the value's containers last.
     ends = len(_NAME_END.findall(raw)) if _SPACED.search(raw) else raw.count(b'":')
     return ends > _member_count(value)
 
 
-def confirmed(text: str | bytes) -> bool:
+def _confirmed(text: str | bytes) -> bool:
     """Whether the JSON ``text`` names a member twice in one object (a parse with a hook
     that sees every name, ended at the first duplicate)."""
     try:
@@ -93,7 +92,7 @@ def confirmed(text: str | bytes) -> bool:
 def duplicates_in(raw: bytes, value: Any) -> tuple[DuplicateMember, ...]:
     """Every duplicate member of the JSON text ``raw`` (parsed to ``value``), by path and
     lines; ``()`` for the usual text, found so at the cost of a count."""
-    if not may_have_duplicates(raw, value) or not confirmed(raw):
+    if not may_have_duplicates(raw, value) or not _confirmed(raw):
         return ()
     return locate(raw.decode("utf-8", "replace"))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import logging
 import threading
 import time
@@ -56,6 +57,7 @@ from app.protocol.card.jws_verify import CardStatus, CardVerification, ProfileMo
 from app.protocol.wire.json_duplicates import DuplicateMember
 from app.ui.card.card_models import VerdictModel
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, shown
 from app.ui.shell.tasks import OwnedTask
 from app.ui.shell.widgets import CodeView
 
@@ -123,6 +125,7 @@ class SignatureDialog(QDialog):
             + (f"{count} signature{'s' if count != 1 else ''}" if count else "no signatures")
         )
         title.setObjectName("verifyCardLabel")
+        title.setTextFormat(Qt.TextFormat.RichText)  # the source is _esc()aped
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         title.setWordWrap(True)
         trust = QLabel(
@@ -156,10 +159,10 @@ class SignatureDialog(QDialog):
         self.progress.setTextVisible(False)
         self.progress.hide()
 
-        self.status_label = QLabel("")
+        self.status_label = PlainLabel(multiline=False)
         self.status_label.setObjectName("verifyStatusLabel")
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary_label = QLabel("")
+        self.summary_label = PlainLabel()  # quotes files and errors
         self.summary_label.setObjectName("verifySummaryLabel")
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -192,7 +195,7 @@ class SignatureDialog(QDialog):
         self.profile_combo.setObjectName("payloadProfileCombo")
         for profile in Profile:
             self.profile_combo.addItem(profile.title, profile)
-        self.payload_info = QLabel("")
+        self.payload_info = PlainLabel()
         self.payload_info.setObjectName("payloadInfoLabel")
         self.payload_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.payload_view = CodeView("payloadView", read_only=True)
@@ -409,6 +412,11 @@ class SignatureDialog(QDialog):
             summary = f"{valid} of {n} signature{'s' if n != 1 else ''} valid"
             strict = result.mode is ProfileMode.SPEC
             summary += " (strict: spec-literal form only)." if strict else "."
+            if self.duplicates:
+                summary += (
+                    f" The card writes {self.duplicates[0].path} twice: another parser reads "
+                    "another card, so no signature over it is valid."
+                )
             if any(r.sdk_canonicalisation_only for r in result.signatures):
                 summary += (
                     " A signature valid only under SDK canonicalisation does not match the "
@@ -508,7 +516,8 @@ class SignatureDialog(QDialog):
 
 
 def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """``text`` for a rich-text label: shown as written, control characters too."""
+    return html.escape(shown(text, multiline=False), quote=False)
 
 
 async def run_in_daemon_thread(func: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
