@@ -23,9 +23,7 @@ def _raw_controls(text: str, kept: str = "") -> list[str]:
 def test_one_line_escapes_every_control_character_visibly() -> None:
     shown = escape_controls(HOSTILE + "\n\t")
     assert _raw_controls(shown) == []
-    assert shown == (
-        "\\x1b]2;pwned\\x07\\x1b[2J\\r\\u202eevil\\x9b31m\\x00\\x7f\\u2028\\n\\t"
-    )
+    assert shown == ("\\x1b]2;pwned\\x07\\x1b[2J\\r\\u202eevil\\x9b31m\\x00\\x7f\\u2028\\n\\t")
 
 
 def test_multi_line_keeps_newlines_tabs_and_crlf_only() -> None:
