@@ -49,7 +49,14 @@ from app.errors import UsageError
 from app.protocol.bindings import binding_named, traits
 from app.protocol.card.card_shape import KNOWN_BINDINGS
 from app.protocol.card.fetch import fetch_card
-from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
+from app.protocol.card.read import (
+    CardFindings,
+    CardRead,
+    ReadOutcome,
+    examine,
+    not_a_card,
+    read_card,
+)
 from app.protocol.card.view import CardView
 from app.protocol.clock import Clock
 from app.protocol.net.auth import AuthConfig, AuthKind
@@ -379,7 +386,9 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
     if reading.outcome is ReadOutcome.FAILED:
         why = reading.error or "nothing arrived"
     elif reading.outcome is ReadOutcome.CARD:
-        why = "the document is not a JSON object"
+        # An HTML page (a web front end at the card URL) or bad JSON, said as the card
+        # page and ``card`` say it.
+        why = not_a_card(reading) if reading.parse_error else "the document is not a JSON object"
     else:
         status = reading.fetch.status if reading.fetch is not None else None
         why = f"{reading.outcome.value} (HTTP {status})"

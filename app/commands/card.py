@@ -43,6 +43,7 @@ from app.protocol.card.view import CardView, InterfaceView
 from app.protocol.net.network import NetworkOptions
 from app.protocol.records import line
 from app.protocol.secrets import mask_url_query
+from app.protocol.wire.html_page import is_html, page_words
 
 EXIT_VALID, EXIT_PROBLEMS, EXIT_NO_CARD, EXIT_USAGE = 0, 1, 2, 3
 
@@ -169,6 +170,8 @@ def check(reading: CardRead) -> tuple[list[dict[str, Any]], int]:
             end["message"] = reading.error
         else:
             end["message"] = f"HTTP {fetched.status if fetched else '?'}: no card"
+            if fetched is not None and is_html(fetched.content_type, fetched.raw):
+                end["message"] += f" ({page_words(fetched.raw)}, {fetched.content_type})"
         return [end | {"exit_status": EXIT_NO_CARD}], EXIT_NO_CARD
     findings = examine(reading)
     view = findings.view
@@ -215,7 +218,7 @@ def write(out: TextIO, fmt: str, records: list[dict[str, Any]]) -> None:
     """Print ``records`` as jsonl or pretty (terminal-safe, see ``for_terminal``)."""
     for record in records:
         text = line(record) if fmt == "jsonl" else pretty(record)
-        out.write(for_terminal(text, out) + "\n")
+        out.write(for_terminal(text, out, pretty=fmt != "jsonl") + "\n")
     out.flush()
 
 

@@ -34,7 +34,7 @@ from app.check.check_model import (
     EndReason,
 )
 from app.check.runner import CheckOptions, run_check
-from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.cli import CliUsageError, parser, say, usage_exit
 from app.commands.history import shared_store
 from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
@@ -229,7 +229,7 @@ class _Output:
             text = None
         if text is not None:
             # An agent's error text lands in details: never let it drive the terminal.
-            self.out.write(for_terminal(text, self.out) + "\n")
+            self.out.write(for_terminal(text, self.out, pretty=self.mode == "pretty") + "\n")
             self.out.flush()
 
 
@@ -264,7 +264,7 @@ def main(argv: list[str]) -> int:
     except UsageError as exc:  # --interface beyond the card's interfaces
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     except OAuthError as exc:
-        print(f"oauth2: {exc}", file=sys.stderr)
+        say(f"oauth2: {exc}")
         return EXIT_TRANSPORT
     except KeyboardInterrupt:
         return EXIT_TRANSPORT

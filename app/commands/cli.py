@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from app.errors import UsageError
+from app.protocol.visible_text import escape_controls
 
 EXIT_USAGE = 3
 """The exit status of every usage error (docs/CLI.md); equal to
@@ -58,8 +59,16 @@ def usage_exit(
     for record in records:
         print(json.dumps(record))
     if not (records and sys.stdout.isatty()):
-        print(message if stderr_line is None else stderr_line, file=sys.stderr)
+        say(message if stderr_line is None else stderr_line)
     return EXIT_USAGE
+
+
+def say(text: str, *, stdout: bool = False, flush: bool = False) -> None:
+    """Print ``text`` as one message on stderr (or stdout), its control characters escaped:
+    messages quote what servers and files said (an authorization server's error, a card's
+    name)."""
+    out = sys.stdout if stdout else sys.stderr
+    print(escape_controls(text, multiline=True), file=out, flush=flush)
 
 
 def gui_parser(subcommands: Mapping[str, str]) -> argparse.ArgumentParser:

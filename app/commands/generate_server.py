@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from pathlib import Path
 
 from app.commands import cli
-from app.commands.cli import CliUsageError
+from app.commands.cli import CliUsageError, say
 from app.errors import UsageError
 from app.generate.output_dir import OutputDirError, check_dir
 from app.generate.plan import plan_from_card
@@ -124,16 +123,16 @@ def main(argv: list[str]) -> int:
             compat_v03=args.compat_v03,
         )
     except CardUnreachable as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        say(f"{PROG}: {exc}")
         return EXIT_UNREACHABLE
     except (SourceError, OutputDirError, ValueError) as exc:
         return _usage_exit(str(exc))
-    print(f"card: {loaded.origin}")
+    say(f"card: {loaded.origin}", stdout=True)
     for note in result.notes:
-        print(f"note: {note}")
+        say(f"note: {note}", stdout=True)
     for problem in result.problems:
         where = f"{problem.path}: " if problem.path else ""
-        print(f"{problem.severity.value}: {where}{problem.message}", file=sys.stderr)
+        say(f"{problem.severity.value}: {where}{problem.message}")
     if result.errors:
         return _usage_exit("the card the server would publish is not valid (errors above)")
     try:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, pretty
+from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, for_terminal, pretty
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
 from app.protocol.records import ExchangeRecords, line, record
@@ -160,7 +160,7 @@ def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
     """Every event record of the entries ``ids``, each with ``"exchange": id``."""
     for exchange_id in ids:
         for each in event_records(store.iter_events(exchange_id)):
-            out.write(line({**each, "exchange": exchange_id}) + "\n")
+            out.write(for_terminal(line({**each, "exchange": exchange_id}), out) + "\n")
 
 
 def _all_ids(store: HistoryStore) -> list[int]:
@@ -175,19 +175,20 @@ def _all_ids(store: HistoryStore) -> list[int]:
 def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     if args.command == "list":
         where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
+        jsonl = args.output == "jsonl"
         for entry in store.entries(where, limit=args.limit):
-            if args.output == "jsonl":
-                print(line(record("entry", entry.as_record())))
-            else:
-                print(pretty_entry(entry))
+            text = line(record("entry", entry.as_record())) if jsonl else pretty_entry(entry)
+            print(for_terminal(text, sys.stdout, pretty=not jsonl))
         return EXIT_OK
     ids = [args.id] if args.command == "show" else list(args.ids)
     missing = [i for i in ids if store.entry(i) is None]
     if missing:
         raise CliUsageError(f"no history entry {', '.join(map(str, missing))}")
     if args.command == "show":
+        jsonl = args.output == "jsonl"
         for shown in event_records(store.iter_events(args.id)):
-            print(line(shown) if args.output == "jsonl" else pretty(shown))
+            text = line(shown) if jsonl else pretty(shown)
+            print(for_terminal(text, sys.stdout, pretty=not jsonl))
         return EXIT_OK
     ids = ids or _all_ids(store)
     fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),

@@ -13,12 +13,11 @@ authorization code flow opens the system browser. The token is sent as
 from __future__ import annotations
 
 import argparse
-import sys
 import webbrowser
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.commands.cli import CliUsageError
+from app.commands.cli import CliUsageError, say
 from app.commands.printer import Printer
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
 from app.protocol.net.auth import AuthConfig, apply_auth
@@ -134,7 +133,7 @@ async def with_oauth(
     refusal = invalid_token(seen)
     if not refusal or not oauth.can_renew():
         return outcome
-    print(f"oauth2: the agent refused the token ({refusal}); getting a new one", file=sys.stderr)
+    say(f"oauth2: the agent refused the token ({refusal}); getting a new one")
     try:
         token = await oauth.token(force=True)
     except OAuthError as exc:
@@ -143,7 +142,7 @@ async def with_oauth(
 
 
 def _failed(printer: Printer, exc: OAuthError) -> Outcome:
-    print(f"oauth2: {exc}", file=sys.stderr)
+    say(f"oauth2: {exc}")
     message = f"OAuth 2 token not obtained: {exc}"
     printer.emit(ExchangeError(0.0, ErrorKind.TRANSPORT, message, code=exc.error or None))
     printer.emit(ExchangeEnd(0.0, Outcome.TRANSPORT_ERROR))
@@ -212,16 +211,15 @@ def _secret(value: str) -> str:
 
 def print_device_code(authorization: DeviceAuthorization) -> None:
     """The RFC 8628 §3.3 user interaction, on stderr."""
-    print(
+    # The URI and the code are the authorization server's text: shown, never obeyed.
+    say(
         f"oauth2: to sign in, open {authorization.verification_uri} and enter the code "
-        f"{authorization.user_code}",
-        file=sys.stderr,
+        f"{authorization.user_code}"
     )
     if authorization.verification_uri_complete:
-        print(f"oauth2: or open {authorization.verification_uri_complete}", file=sys.stderr)
-    print(
+        say(f"oauth2: or open {authorization.verification_uri_complete}")
+    say(
         f"oauth2: waiting up to {authorization.expires_in:g} s "
         f"(polling every {authorization.interval:g} s)",
-        file=sys.stderr,
         flush=True,
     )

@@ -8,7 +8,6 @@ lines a person reads, made safe for a terminal, and maps outcomes to exit status
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -17,6 +16,7 @@ from app.protocol.events import ExchangeEvent, ExchangeFinding, Outcome
 from app.protocol.findings import Severity
 from app.protocol.records import ExchangeRecords, line
 from app.protocol.records import body_value as body_value  # re-exported: tests read it here
+from app.protocol.visible_text import escape_controls, json_escape_controls
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 
@@ -57,8 +57,9 @@ class Printer:
         """Print one event (the response record waits for the body), then the lint
         findings it brings."""
         for record in self.records(event):
-            text = line(record) if self._fmt == "jsonl" else pretty(record)
-            self._out.write(for_terminal(text, self._out) + "\n")
+            jsonl = self._fmt == "jsonl"
+            text = line(record) if jsonl else pretty(record)
+            self._out.write(for_terminal(text, self._out, pretty=not jsonl) + "\n")
         self._out.flush()
 
     def records(self, event: ExchangeEvent) -> list[dict[str, Any]]:
@@ -123,29 +124,20 @@ def pretty(record: dict[str, Any]) -> str:
     return f"■ {record['outcome']} in {record['elapsed_ms']} ms"
 
 
-# C0 controls but tab and newline, DEL, C1 controls, and the Unicode bidirectional
-# overrides/isolates (which reorder what a terminal shows, CVE-2021-42574).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+def for_terminal(text: str, out: TextIO, *, pretty: bool = False) -> str:
+    """``text`` made safe to print on ``out``.
 
-
-def neutralise_controls(text: str) -> str:
-    """``text`` with every control character an agent could use to drive a terminal
-    (escape sequences, carriage returns, bidi overrides) shown as a ``\\uNNNN`` escape
-    instead."""
-    # The JSON escape form: inside a jsonl string it means the same character, so a
-    # record stays valid (and equal) JSON.
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
-
-
-def for_terminal(text: str, out: TextIO) -> str:
-    """``text`` made safe for ``out`` when it is a terminal (:func:`neutralise_controls`);
-    unchanged for pipes and files, which get the exact text. JSON escapes C0 controls but
-    not C1 or bidi controls, so jsonl on a terminal goes through here too."""
+    Pretty text is for people, who read it on a terminal now or later (a log, a pager):
+    its control characters are always shown as escapes (:func:`escape_controls`). JSON
+    goes exactly to pipes and files; on a terminal the characters a JSON encoder leaves raw
+    (DEL, C1, bidirectional marks) are spelled as ``\\uNNNN``, the same JSON value."""
+    if pretty:
+        return escape_controls(text, multiline=True)
     try:
         tty = out.isatty()
     except (AttributeError, ValueError):
         tty = False
-    return neutralise_controls(text) if tty else text
+    return json_escape_controls(text) if tty else text
 
 
 def _indent(value: Any) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.commands import cli
 from app.commands.cli import CliUsageError
+from app.commands.printer import for_terminal
 from app.protocol.records import line, record
 from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
 
@@ -77,7 +78,8 @@ def main(argv: list[str]) -> int:
 
 
 def _emit(value: dict[str, Any]) -> None:
-    sys.stdout.write(line(value) + "\n")
+    # A delivery is anyone's text: spelt so that it cannot drive a terminal.
+    sys.stdout.write(for_terminal(line(value), sys.stdout) + "\n")
     sys.stdout.flush()
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.commands.cli import CliUsageError, parser, usage_exit
-from app.commands.printer import EXIT_OK, EXIT_RPC
+from app.commands.printer import EXIT_OK, EXIT_RPC, for_terminal
 from app.replay.fixture import FixtureError, load
 from app.replay.grpc_codec import check_messages
 from app.replay.matching import DEFAULT_MATCH, MATCH_MODES
@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _emit(record: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    text = json.dumps(record, ensure_ascii=False, default=str)
+    sys.stdout.write(for_terminal(text, sys.stdout) + "\n")  # what clients sent: any text
     sys.stdout.flush()
 
 

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.cli import CliUsageError, parser, say, usage_exit
 from app.commands.history import recorded
 from app.commands.network_args import add_network_options, override
 from app.commands.oauth import CliOAuth, with_token
@@ -126,7 +126,7 @@ def select(operations: list[SavedOperation], wanted: list[str]) -> list[SavedOpe
 
 def _write(out: TextIO, fmt: str, record: dict[str, object]) -> None:
     text = line(record) if fmt == "jsonl" else pretty_check(record) or pretty(record)
-    out.write(for_terminal(text, out) + "\n")
+    out.write(for_terminal(text, out, pretty=fmt != "jsonl") + "\n")
     out.flush()
 
 
@@ -160,7 +160,7 @@ async def run_operations(
         if fmt == "pretty":
             title = (f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
                      f"{op.request.version.value})")  # fmt: skip
-            out.write(for_terminal(title, out) + "\n")
+            out.write(for_terminal(title, out, pretty=True) + "\n")
         if checks.captured:
             resolver = dataclasses.replace(resolver, values={**resolver.values, **checks.captured})
         try:
@@ -187,7 +187,7 @@ async def run_operations(
             try:
                 request = await with_token(request, sendable.oauth, tokens)
             except OAuthError as exc:
-                print(f"oauth2: {exc}", file=sys.stderr)
+                say(f"oauth2: {exc}")
                 message = f"OAuth 2 token not obtained: {exc}"
                 error = error_record(ErrorKind.TRANSPORT, message)
                 _write(out, fmt, {**error, "operation": op_id})
@@ -237,11 +237,11 @@ async def _renewed(
     oauth = CliOAuth(config, cache=tokens, network=request.network)
     if not oauth.can_renew():
         return None
-    print(f"oauth2: the agent refused the token ({refusal}); getting a new one", file=sys.stderr)
+    say(f"oauth2: the agent refused the token ({refusal}); getting a new one")
     try:
         token = await oauth.token(force=True)
     except OAuthError as exc:
-        print(f"oauth2: {exc}", file=sys.stderr)
+        say(f"oauth2: {exc}")
         return None
     return apply_auth(request, AuthConfig.bearer(token.access_token))
 

@@ -13,7 +13,8 @@ are printed, never followed.
 ``jsonl`` output: one ``{"event": "signature", ...}`` line per ``signatures[]`` entry (plus
 ``{"event": "payload", ...}`` lines with ``--show-payloads``), then one
 ``{"event": "end", ...}`` summary line. A card with duplicate member names gets one
-``{"event": "duplicate_key", "path", "message"}`` line per name first.
+``{"event": "duplicate_key", "path", "lines", "message"}`` line per name first, and none of
+its signatures is valid: another parser reads another card.
 
 A signature whose ``kid`` has no key in the JWKS is ``no trusted key`` (not ``invalid``):
 it may well be fine, it just cannot be checked against the keys given.
@@ -45,8 +46,9 @@ from app.protocol.card.jws_verify import (
     Verdict,
     verify_card,
 )
-from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
+from app.protocol.card.read import ReadOutcome, not_a_card, read_card
 from app.protocol.records import line
+from app.protocol.wire.json_duplicates import DuplicateMember
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
 PROG = "a2a-workbench verify"
@@ -78,17 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[str, ...]]:
+def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[DuplicateMember, ...]]:
     source: str = args.card
     if not source.startswith(("http://", "https://")):
         reading = read_card(Path(source), max_bytes=None)
         if reading.outcome is ReadOutcome.FAILED:
             raise CliUsageError(f"cannot read card file {source}: {reading.error}")
-        if err := reading.parse_error:
-            raise CliUsageError(
-                f"card file {source} is not JSON: {err.message} "
-                f"(line {err.line}, column {err.column})"
-            )
+        if reading.parse_error:
+            raise CliUsageError(f"card file {source}: {not_a_card(reading)}")
         return reading.card, source, reading.duplicate_keys
     version = None if args.a2a_version.lower() == "none" else args.a2a_version
     network = network_from_args(args)
@@ -107,11 +106,8 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[str, ...]]:
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
         raise CliUsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
-    if err := reading.parse_error:
-        raise CliUsageError(
-            f"card from {result.card_url} is not JSON: {err.message} "
-            f"(line {err.line}, column {err.column})"
-        )
+    if reading.parse_error:
+        raise CliUsageError(f"card from {result.card_url}: {not_a_card(reading)}")
     return reading.card, reading.source, reading.duplicate_keys
 
 
@@ -174,7 +170,7 @@ def _write_jsonl(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
     def write(record: dict[str, Any]) -> None:
-        out.write(line(record) + "\n")
+        out.write(for_terminal(line(record), out) + "\n")
 
     if payloads:
         for p in verification.payloads:
@@ -194,32 +190,36 @@ def _write_jsonl(
 def _write_pretty(
     out: TextIO, verification: CardVerification, source: str, code: int, payloads: bool
 ) -> None:
-    out.write(f"card: {source}\n")
+    # The card's and the signatures' texts are the signer's: never let them drive a terminal.
+    def write(text: str) -> None:
+        out.write(for_terminal(text, out, pretty=True))
+
+    write(f"card: {source}\n")
     if verification.status is CardStatus.UNSIGNED:
-        out.write("unsigned: the card has no signatures\n")
+        write("unsigned: the card has no signatures\n")
         return
     if payloads:
         for p in verification.payloads:
             body = p.payload.decode("utf-8") if p.payload is not None else f"(none: {p.error})"
-            out.write(f"payload [{p.profile.value}]: {body}\n")
+            write(f"payload [{p.profile.value}]: {body}\n")
     for r in verification.signatures:
-        out.write(
+        write(
             f"signature {r.index}: {r.label.upper()} kid={r.kid!r} alg={r.alg!r}"
             + (f" profile={r.profile.value}" if r.profile else "")
             + f"\n  {r.message}\n"
         )
         if r.jku:
-            out.write(f"  jku (not fetched): {r.jku}\n")
+            write(f"  jku (not fetched): {r.jku}\n")
         for note in r.notes:
-            out.write(f"  note: {note}\n")
+            write(f"  note: {note}\n")
     if verification.uncovered:
         basis = verification.uncovered_profile.value if verification.uncovered_profile else "?"
-        out.write(f"not covered by the signature (measured against {basis}):\n")
+        write(f"not covered by the signature (measured against {basis}):\n")
         for u in verification.uncovered:
-            out.write(f"  {u.path}: {u.reason}\n")
+            write(f"  {u.path}: {u.reason}\n")
     for note in verification.notes:
-        out.write(f"note: {note}\n")
-    out.write(f"result: {verification.status.value} (exit {code})\n")
+        write(f"note: {note}\n")
+    write(f"result: {verification.status.value} (exit {code})\n")
 
 
 def _usage_exit(detail: str) -> int:
@@ -249,7 +249,7 @@ def main(argv: list[str]) -> int:
     except CliUsageError as exc:
         return _usage_exit(exc.detail)
 
-    verification = verify_card(card, jwks, mode=ProfileMode(args.profile))
+    verification = verify_card(card, jwks, mode=ProfileMode(args.profile), duplicates=duplicates)
     code = exit_status(verification)
     if verification.status is CardStatus.NOT_A_CARD:
         return _usage_exit(f"{source} is not a JSON object card")
@@ -259,11 +259,14 @@ def main(argv: list[str]) -> int:
     return code
 
 
-def _write_duplicates(out: TextIO, fmt: str, duplicates: tuple[str, ...]) -> None:
+def _write_duplicates(out: TextIO, fmt: str, duplicates: tuple[DuplicateMember, ...]) -> None:
     """The card's duplicate member names, as the card panel reports them
     (:func:`app.protocol.card.read.examine`): a signature may cover either value."""
-    for key in duplicates:
-        record = {"event": "duplicate_key", "path": key, "message": DUPLICATE_KEY_MESSAGE}
-        text = line(record) if fmt == "jsonl" else (
-            f"duplicate member: {key}: {DUPLICATE_KEY_MESSAGE}")  # fmt: skip
-        out.write(for_terminal(text, out) + "\n")
+    for d in duplicates:
+        record = {"event": "duplicate_key", "path": d.path, "lines": list(d.lines),
+                  "message": d.describe()}  # fmt: skip
+        if fmt == "jsonl":
+            text = for_terminal(line(record), out)
+        else:
+            text = for_terminal(f"duplicate member: {d.path}: {d.describe()}", out, pretty=True)
+        out.write(text + "\n")

@@ -25,6 +25,7 @@ from enum import Enum
 from app.protocol.clock import Clock
 from app.protocol.events import (
     NOT_JSON,
+    BigResponseBody,
     ErrorKind,
     EventBatch,
     ExchangeEnd,
@@ -39,7 +40,7 @@ from app.protocol.events import (
 )
 from app.protocol.findings import Finding
 from app.protocol.masking import mask_error, mask_event
-from app.protocol.methods.deviations import body_findings, item_findings
+from app.protocol.methods.deviations import body_findings, duplicate_findings, item_findings
 from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.secrets import mask_url_query, redact, request_secrets
 from app.protocol.stream.stream_items import ItemKind, TaskState, classify_item
@@ -271,6 +272,8 @@ class _Limits:
             return self.item_findings(event)
         if isinstance(event, ResponseBody) and event.json is not NOT_JSON:
             found = body_findings(self._version, self._binding, event.json)
+            if not isinstance(event, BigResponseBody):  # a 25 MiB body: not walked again
+                found += duplicate_findings(event.body, event.json)
             return [ExchangeFinding(event.t, f) for f in found]
         return []
 

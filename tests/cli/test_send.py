@@ -111,12 +111,12 @@ def test_connection_refused_exits_2() -> None:
 
 
 def test_a_non_json_200_is_a_protocol_error_exit_2() -> None:
-    with bad_server(Canned(headers={"Content-Type": "text/html"}, body=b"<html>hi</html>")) as url:
+    with bad_server(Canned(headers={"Content-Type": "text/plain"}, body=b"hi there")) as url:
         code, lines = send(url, "--method", "SendMessage")
     assert code == 2
     error = by_event(lines, "error")[0]
     assert error["kind"] == "protocol" and "not JSON" in error["message"]
-    assert by_event(lines, "response")[0]["body"] == "<html>hi</html>"
+    assert by_event(lines, "response")[0]["body"] == "hi there"
 
 
 def test_a_non_json_500_page_exits_1_with_the_page_text() -> None:

@@ -18,9 +18,13 @@ class Canned:
     """What the server answers to every request, and what it received."""
 
     status: int = 200
+    reason: str | None = None
+    """The status line's reason phrase (None: the usual one)."""
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
     body: bytes = b"{}"
     received: list[tuple[str, str, dict[str, str], bytes]] = field(default_factory=list)
+    paths: dict[str, Canned] = field(default_factory=dict)
+    """Other answers by ``METHOD /path`` (``"GET /.well-known/agent-card.json"``)."""
 
 
 @contextmanager
@@ -32,12 +36,13 @@ def bad_server(canned: Canned) -> Iterator[str]:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             canned.received.append((self.command, self.path, dict(self.headers), body))
-            self.send_response(canned.status)
-            for name, value in canned.headers.items():
+            answer = canned.paths.get(f"{self.command} {self.path}", canned)
+            self.send_response(answer.status, answer.reason)
+            for name, value in answer.headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(canned.body)))
+            self.send_header("Content-Length", str(len(answer.body)))
             self.end_headers()
-            self.wfile.write(canned.body)
+            self.wfile.write(answer.body)
 
         do_GET = do_POST = do_PUT = do_DELETE = _answer
 

@@ -292,7 +292,7 @@ async def test_duplicate_keys_reported(server: tuple[str, Seen]) -> None:
     base, _ = server
     result = await fetch_card(f"{base}/dup.json")
     assert result.json == {"name": "b"}
-    assert result.duplicate_keys == ("name",)
+    assert [(d.path, d.lines) for d in result.duplicate_keys] == [("name", (1, 1))]
 
 
 async def test_connection_refused_is_a_result() -> None:

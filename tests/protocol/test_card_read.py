@@ -78,5 +78,5 @@ def test_files_are_read_with_a_limit_and_parse_problems_become_findings(tmp_path
     assert problem.message.startswith("not JSON (line 3, column 3)")
     duplicated = examine(read_bytes(b'{"name": "a", "name": "b"}', "paste"))
     assert [(p.path, p.severity) for p in duplicated.problems if p.path == "name"] == [
-        ("name", Severity.WARNING)
+        ("name", Severity.ERROR)  # another parser reads another card
     ]

@@ -17,7 +17,6 @@ from jwcrypto import jwk
 from app.commands.verify import main
 from app.protocol.card.jwks import parse_jwks
 from app.protocol.card.jws_verify import InvalidReason, ProfileMode, Verdict, verify_card
-from app.protocol.card.read import DUPLICATE_KEY_MESSAGE
 from tests.protocol.test_verify_cli import CARD
 
 
@@ -77,21 +76,27 @@ def test_empty_known_members_are_not_unknown_fields(mode: ProfileMode) -> None:
         assert "unknown" not in reason and "empty" in reason, reasons
 
 
-def test_duplicate_member_names_are_reported(
+def test_duplicate_member_names_are_reported_and_no_signature_over_them_is_valid(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     card, key = _sign(CARD)
-    text = json.dumps(card)
-    text = text.replace('"name": "CLI demo"', '"name": "CLI demo", "name": "Evil twin"', 1)
+    text = json.dumps(card, indent=2)
+    # The signed name last: this client reads the card the key signed, a first-wins parser
+    # (and the user reading the text) the evil twin.
+    text = text.replace('"name": "CLI demo"', '"name": "Evil twin",\n  "name": "CLI demo"', 1)
     code = main(
         [_write(tmp_path, "c.json", text), "--jwks", _write(tmp_path, "k.json", _jwks(key))]
     )
     lines = _lines(capsys.readouterr().out)
     dupes = [line for line in lines if line["event"] == "duplicate_key"]
-    assert dupes == [{"event": "duplicate_key", "path": "name", "message": DUPLICATE_KEY_MESSAGE}]
-    assert lines[-1]["event"] == "end" and code in (0, 1)
+    assert [(d["path"], d["lines"]) for d in dupes] == [("name", [2, 3])]
+    assert "twice" in dupes[0]["message"] and "lines 2 and 3" in dupes[0]["message"]
+    (sig,) = [line for line in lines if line["event"] == "signature"]
+    assert sig["verdict"] == "invalid" and sig["reason"] == "the card writes a member name twice"
+    assert lines[-1]["event"] == "end" and lines[-1]["status"] == "invalid" and code == 1
     main([str(tmp_path / "c.json"), "--jwks", str(tmp_path / "k.json"), "--output", "pretty"])
-    assert "duplicate member: name" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "duplicate member: name" in out and "VALID" not in out.replace("INVALID", "")
 
 
 def test_a_card_without_duplicates_prints_no_duplicate_record(

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 import yaml
-from app.spec.recent_specs import read_recent
 from openapi_spec_validator import validate
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -22,6 +21,7 @@ from app.protocol.net.auth import AuthKind
 from app.protocol.request import A2ARequest
 from app.protocol.types import Binding
 from app.spec.document import load
+from app.spec.recent_specs import read_recent
 from app.spec.xa2a import strip_private_metadata
 from app.ui.collections.method_badge import BADGE_ROLE, Badge
 from app.ui.collections.spec_dock import EXAMPLE_SPEC

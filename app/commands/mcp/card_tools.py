@@ -234,14 +234,18 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
             keys = parse_jwks(_jwks_text(jwks, jwks_path))
         except JwksError as exc:
             raise UsageError(f"the JWKS: {exc}") from exc
-        verification = verify_card(reading.card, keys, mode=ProfileMode(profile))
+        # A member written twice: another parser reads another card, so no signature over
+        # it is valid (docs/PROTOCOL.md §5.5).
+        verification = verify_card(
+            reading.card, keys, mode=ProfileMode(profile), duplicates=reading.duplicate_keys
+        )
         if verification.status is CardStatus.NOT_A_CARD:
             raise UsageError("the card is not a JSON object")
         return VerifyReport(
             status=verification.status.value,
             signatures=[_signature(r) for r in verification.signatures],
             uncovered=[{"path": u.path, "reason": u.reason} for u in verification.uncovered],
-            duplicate_keys=list(reading.duplicate_keys),
+            duplicate_keys=[d.describe() for d in reading.duplicate_keys],
             notes=list(verification.notes),
         )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.protocol.wire import jsonparse
+from app.protocol.wire.json_duplicates import DuplicateMember, locate
 
 __all__ = ["ParseFailure", "parse_card_json"]
 
@@ -34,27 +35,27 @@ class ParseFailure:
     offset: int = -1
 
 
-def parse_card_json(raw: bytes) -> tuple[Any, ParseFailure | None, tuple[str, ...]]:
+def parse_card_json(raw: bytes) -> tuple[Any, ParseFailure | None, tuple[DuplicateMember, ...]]:
     """Parse a card body as strict UTF-8 JSON, never raising.
 
     Args:
         raw: the body bytes.
 
     Returns:
-        ``(value, failure, duplicate_keys)``; ``value`` is ``None`` when ``failure`` is set.
+        ``(value, failure, duplicates)``: ``value`` is ``None`` when ``failure`` is set;
+        ``duplicates`` names every member name written twice in one object (path, lines).
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, ParseFailure(f"body is not UTF-8: {exc.reason}", offset=exc.start), ()
-    duplicates: list[str] = []
+    ambiguous = False
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in obj:
-                duplicates.append(key)
-            obj[key] = value
+        nonlocal ambiguous
+        obj = dict(pairs)  # the last value of a duplicated name, as json.loads keeps it
+        if len(obj) != len(pairs):
+            ambiguous = True
         return obj
 
     try:
@@ -65,4 +66,4 @@ def parse_card_json(raw: bytes) -> tuple[Any, ParseFailure | None, tuple[str, ..
         return None, ParseFailure("JSON nesting too deep to parse"), ()
     except ValueError as exc:  # outside the JSON limits (jsonparse.JsonLimitError)
         return None, ParseFailure(str(exc)), ()
-    return value, None, tuple(duplicates)
+    return value, None, locate(text) if ambiguous else ()

@@ -47,6 +47,7 @@ from app.protocol.net.http import (
 from app.protocol.net.network import NetworkOptions
 from app.protocol.wire.a2a_errors import UsageError
 from app.protocol.wire.decoding import decoded_chunks
+from app.protocol.wire.json_duplicates import DuplicateMember
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -91,8 +92,8 @@ class CardFetchResult:
         raw: the body bytes read (at most ``max_bytes``; empty when no body arrived).
         json: the parsed JSON value (any JSON type) for a 2xx body that parsed; else ``None``.
         parse_error: why a 2xx body did not parse, else ``None``.
-        duplicate_keys: names of object keys that occur more than once in one object (the
-            parser keeps the last; other parsers may keep the first, which matters for
+        duplicate_keys: member names written more than once in one object, by path and lines
+            (the parser keeps the last; other parsers may keep the first, which matters for
             signatures).
         etag: the ``ETag`` response header, verbatim (weak validators keep ``W/``).
         last_modified: the ``Last-Modified`` response header, verbatim.
@@ -115,7 +116,7 @@ class CardFetchResult:
     raw: bytes = b""
     json: Any = None
     parse_error: ParseFailure | None = None
-    duplicate_keys: tuple[str, ...] = ()
+    duplicate_keys: tuple[DuplicateMember, ...] = ()
     etag: str | None = None
     last_modified: str | None = None
     content_type: str = ""

@@ -29,7 +29,7 @@ import enum
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jwcrypto import jwk
@@ -44,6 +44,7 @@ from app.protocol.card.canonical import (
     uncovered_members,
 )
 from app.protocol.card.jwks import SUPPORTED_ALGS, JwkEntry, Jwks, key_fit
+from app.protocol.wire.json_duplicates import DuplicateMember
 
 __all__ = [
     "TRUST_NOTE",
@@ -99,6 +100,7 @@ class InvalidReason(enum.Enum):
     KEY_OPS_NO_VERIFY = "key_ops does not allow verify"
     SIGNATURE_MISMATCH = "signature mismatch under every profile"
     NO_PAYLOAD = "card has no canonical form under any accepted profile"
+    AMBIGUOUS_CARD = "the card writes a member name twice"
 
 
 class CardStatus(enum.Enum):
@@ -514,7 +516,11 @@ def _verify_entry(
 
 
 def verify_card(
-    card: object, jwks: Jwks, *, mode: ProfileMode = ProfileMode.ANY
+    card: object,
+    jwks: Jwks,
+    *,
+    mode: ProfileMode = ProfileMode.ANY,
+    duplicates: Sequence[DuplicateMember] = (),
 ) -> CardVerification:
     """Verify every signature of a card against the user's JWKS; never fetches or raises.
 
@@ -522,6 +528,9 @@ def verify_card(
         card: parsed card JSON exactly as served (hybrid and 0.3 shapes welcome).
         jwks: the only trust root (``parse_jwks``).
         mode: which profiles may make a signature valid.
+        duplicates: the member names the served text writes twice in one object
+            (``parse_card_json``). A signature over such a card is never valid: the value
+            it was checked against is one reading of the card, another parser reads another.
 
     Returns:
         Per-signature verdicts, payload bytes per profile, coverage gaps and notes.
@@ -558,7 +567,28 @@ def verify_card(
             for i, e in enumerate(entries)
             if isinstance(e, dict) and e.get("header") not in (None, {})
         )
+    if duplicates:
+        results = tuple(_ambiguous(r, duplicates[0]) for r in results)
     valid = any(r.verdict is Verdict.VALID for r in results)
     status = CardStatus.VALID if valid else CardStatus.INVALID
     notes = [TRUST_NOTE, *jwks.notes]
+    notes += [f"ambiguous card: {d.path}: {d.describe()}" for d in duplicates]
     return CardVerification(status, mode, results, payloads, tuple(uncovered), basis, tuple(notes))
+
+
+def _ambiguous(result: SignatureResult, duplicate: DuplicateMember) -> SignatureResult:
+    """``result`` as it stands on a card that writes a member name twice: a signature that
+    matched is invalid, naming the first duplicate (RFC 7493 §2.3)."""
+    if result.verdict is not Verdict.VALID:
+        return result
+    return replace(
+        result,
+        verdict=Verdict.INVALID,
+        reason=InvalidReason.AMBIGUOUS_CARD,
+        message=(
+            f"the signature matches one reading of the card, but {duplicate.path} is written "
+            f"more than once ({duplicate.where()}): another parser reads another card, so "
+            "the signature is not valid"
+        ),
+        profile=None,
+    )

@@ -27,23 +27,21 @@ from app.protocol.card.card_shape import CardProblem, Severity, detect_shape
 from app.protocol.card.card_validate import validate_card
 from app.protocol.card.fetch import DEFAULT_MAX_BYTES, CardCache, CardFetchResult
 from app.protocol.card.view import CardView, normalize_card
+from app.protocol.visible_text import escape_controls
+from app.protocol.wire.html_page import is_html, media_type, page_words
+from app.protocol.wire.json_duplicates import DuplicateMember
 
 __all__ = [
-    "DUPLICATE_KEY_MESSAGE",
     "CardFindings",
     "CardRead",
     "ReadOutcome",
     "examine",
+    "not_a_card",
     "read_bytes",
     "read_card",
 ]
 
 log = logging.getLogger(__name__)
-
-DUPLICATE_KEY_MESSAGE = (
-    "key occurs more than once in one object; the last value is shown (other parsers may keep "
-    "the first, and a signature may cover either)"
-)
 
 
 class ReadOutcome(enum.Enum):
@@ -68,7 +66,8 @@ class CardRead:
         card: the parsed document (any JSON value); ``None`` when there is none or it is
             not JSON.
         parse_error: why the document is not JSON, else ``None``.
-        duplicate_keys: object keys that occur more than once in one object.
+        duplicate_keys: member names written more than once in one object, by path and
+            lines: another parser may read another card, and a signature may cover either.
         error: ``FAILED``: why, in words (the file read's reason, or the fetch's error).
         too_large: the body or file exceeded the byte limit; nothing was parsed.
         fetch: the fetch result this was read from; ``None`` for files and bytes.
@@ -79,7 +78,7 @@ class CardRead:
     raw: bytes = b""
     card: Any = None
     parse_error: ParseFailure | None = None
-    duplicate_keys: tuple[str, ...] = ()
+    duplicate_keys: tuple[DuplicateMember, ...] = ()
     error: str = ""
     too_large: bool = False
     fetch: CardFetchResult | None = None
@@ -179,6 +178,24 @@ def _read_fetched(result: CardFetchResult, cache: CardCache | None) -> CardRead:
     )
 
 
+def not_a_card(reading: CardRead) -> str:
+    """Why ``reading``'s document is no card, in words: an HTML page said as such (a web
+    front end answered the card URL), else the JSON parser's reason with line and column."""
+    fetched = reading.fetch
+    content_type = fetched.content_type if fetched is not None else ""
+    if is_html(content_type, reading.raw):
+        page = page_words(reading.raw)
+        if fetched is None or fetched.status is None:
+            return f"the file is {page}, not an Agent Card"
+        shown_type = escape_controls(media_type(content_type)) or "no Content-Type"
+        return f"returned HTML (status {fetched.status}), not an Agent Card: {page}, {shown_type}"
+    failure = reading.parse_error
+    if failure is None:
+        return "not a JSON document"
+    where = f" (line {failure.line}, column {failure.column})" if failure.line else ""
+    return f"not JSON{where}: {failure.message}"
+
+
 def examine(reading: CardRead) -> CardFindings:
     """The view and every problem of ``reading``'s document; never raises.
 
@@ -186,10 +203,8 @@ def examine(reading: CardRead) -> CardFindings:
     """
     if not reading.has_document:
         return CardFindings(None, ())
-    failure = reading.parse_error
-    if failure is not None:
-        where = f" (line {failure.line}, column {failure.column})" if failure.line else ""
-        return CardFindings(None, (CardProblem("", f"not JSON{where}: {failure.message}"),))
+    if reading.parse_error is not None:
+        return CardFindings(None, (CardProblem("", not_a_card(reading)),))
     card = reading.card
     try:
         view = normalize_card(card)
@@ -198,7 +213,8 @@ def examine(reading: CardRead) -> CardFindings:
         log.exception("card view failed")
         view = CardView(detect_shape(card))
         problems = [CardProblem("", f"internal error while reading the card: {exc}")]
+    # An error: the card means different things to different readers (RFC 7493 §2.3).
     problems.extend(
-        CardProblem(key, DUPLICATE_KEY_MESSAGE, Severity.WARNING) for key in reading.duplicate_keys
+        CardProblem(d.path, d.describe(), Severity.ERROR) for d in reading.duplicate_keys
     )
     return CardFindings(view, tuple(problems))

@@ -15,7 +15,13 @@ Rules:
   terminal); the raw value stays visible. docs/PROTOCOL.md §5.3; A2A 1.0 §4.1.3 (TaskState),
   0.3 §6.3.
 - ``null-id``: a JSON-RPC success response with ``"id": null``; null is only for errors
-  where the request id could not be read (JSON-RPC 2.0 §5; docs/PROTOCOL.md §2.1).
+  where the request id could not be read (JSON-RPC 2.0 §5; docs/PROTOCOL.md §2.1). An id
+  that is not the request's is no finding but a protocol error: the answer is another
+  request's (:func:`app.protocol.wire.jsonrpc_envelope.classify_response`).
+- ``duplicate-member``: a member name written twice in one object of a unary body; this
+  client reads the last value, another parser the first (RFC 8259 §4, RFC 7493 §2.3;
+  docs/PROTOCOL.md §5.5). Stream items are not searched: the check costs a few
+  microseconds per item, a tenth of what the app spends on one.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from app.protocol.methods.parts import Dialect, dialect_of
 from app.protocol.methods.results import V03_JSONRPC_STATES, V03_PROTO_STATES, V1_STATES
 from app.protocol.stream.stream_items import ItemInfo, normalize_state
 from app.protocol.types import Binding, ProtocolVersion
+from app.protocol.wire.json_duplicates import duplicates_in
 
 # Where a state can sit in a body or item: the keys walked down from the top.
 _WRAPPER_KEYS = ("result", "task", "statusUpdate", "status_update")
@@ -67,6 +74,22 @@ def item_findings(
     if info.raw_state and info.raw_state not in expected_states(version, binding):
         findings += _state_findings(version, binding, value)
     return findings
+
+
+def duplicate_findings(raw: bytes, value: Any) -> list[Finding]:
+    """The ``duplicate-member`` findings of a unary body ``raw`` parsed to ``value`` (a count
+    and a walk when there are none, :func:`app.protocol.wire.json_duplicates.duplicates_in`)."""
+    return [
+        Finding(
+            "duplicate-member",
+            d.describe(),
+            Severity.ERROR,
+            section="§5.5",
+            spec="RFC 8259 §4; RFC 7493 §2.3",
+            path=d.json_path(),
+        )
+        for d in duplicates_in(raw, value)
+    ]
 
 
 def _null_id(binding: Binding, value: Any) -> list[Finding]:

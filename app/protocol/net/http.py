@@ -33,10 +33,12 @@ from app.protocol.events import (
 from app.protocol.methods.binding_errors import http_words
 from app.protocol.net.network import NetworkOptions, TlsSettings
 from app.protocol.net.network_errors import explain_http_failure, explain_proxy_failure
+from app.protocol.net.not_http import not_http_words
 from app.protocol.net.tls_context import ssl_context
 from app.protocol.stream.stream_items import ItemInfo, classify_json
 from app.protocol.wire.a2a_errors import UsageError
 from app.protocol.wire.decoding import ACCEPT_ENCODING, decoded_chunks
+from app.protocol.wire.html_page import html_answer, is_html, media_type, page_words
 from app.protocol.wire.jsonparse import parse_json
 
 USER_AGENT = f"a2a-workbench/{__version__}"
@@ -130,6 +132,8 @@ async def describe_failure(
     words = words or await explain_http_failure(exc, url, tls, probe=not proxy)
     if words is None and (binding := await http_words(exc, url, probe=not proxy)):
         words = f"Could not talk to {url}: {binding}"
+    if words is None and (answer := await not_http_words(exc, url, probe=not proxy)):
+        words = f"Could not talk to {url}: {answer}"
     return words or describe_transport_error(exc, url, timeout)
 
 
@@ -345,8 +349,23 @@ def snippet(raw: bytes) -> str:
 
 
 def http_error(head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError:
-    """An error status without a decodable error object: status line plus the body's start."""
+    """An error status without a decodable error object: status line plus the body's start
+    (an HTML page: its media type and title, never its markup)."""
     message = f"HTTP {head.status} {head.reason}".strip()
-    if text := snippet(body.body):
+    if is_html(body.content_type, body.body):
+        message += f", {media_type(body.content_type) or 'no Content-Type'}: "
+        message += page_words(body.body)
+    elif text := snippet(body.body):
         message += f": {text}"
     return ExchangeError(clock.now(), ErrorKind.RPC, message, head.status, head.reason)
+
+
+def not_json(head: ResponseHead, body: ResponseBody, expected: str) -> str:
+    """Why a 2xx body that had to be JSON is not usable: an HTML page said as such, with the
+    status and media type first (:func:`app.protocol.wire.html_page.html_answer`), else
+    the parser's reason and the ``Content-Type``."""
+    page = html_answer(head.status, head.reason, body.content_type, body.body, expected)
+    return page or (
+        f"The response is not JSON ({body.json_error}); "
+        f"Content-Type {body.content_type or 'missing'}"
+    )

@@ -25,6 +25,7 @@ import httpx
 from cryptography import x509
 
 from app.protocol.net.network import TlsSettings
+from app.protocol.net.not_http import not_http_at
 from app.protocol.net.tls_context import ssl_context
 
 _PROBE_TIMEOUT_S = 3.0
@@ -40,6 +41,11 @@ _NAME_MISMATCH = frozenset({62, 63, 64})
 _PLAIN_HTTP = ("WRONG_VERSION_NUMBER", "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG", "RECORD LAYER")
 _CLIENT_CERT_REQUIRED = ("CERTIFICATE_REQUIRED", "HANDSHAKE_FAILURE", "PEER_DID_NOT_RETURN")
 _CLIENT_CERT_REJECTED = ("BAD_CERTIFICATE", "UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "DECRYPT_ERROR")
+# OpenSSL's words for a peer that hung up before the handshake was done (SSLEOFError), and
+# what _converse says for a reset then.
+_CLOSED_IN_HANDSHAKE = ("UNEXPECTED_EOF", "EOF_OCCURRED_IN_VIOLATION", "CLOSED_IN_HANDSHAKE")
+
+HANDSHAKE_CLOSED = "the server closed the connection during the TLS handshake"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +106,14 @@ def _converse(host: str, port: int, context: ssl.SSLContext, http2: bool) -> str
     of the TLS alert or failure."""
     context.set_alpn_protocols(["h2"] if http2 else ["http/1.1"])
     try:
-        with (
-            socket.create_connection((host, port), timeout=_PROBE_TIMEOUT_S) as sock,
-            context.wrap_socket(sock, server_hostname=host) as tls,
-        ):
-            tls.sendall(_HTTP2_HELLO if http2 else _HTTP1_HELLO)
-            return "answered" if tls.recv(1) else "closed"
+        with socket.create_connection((host, port), timeout=_PROBE_TIMEOUT_S) as sock:
+            try:
+                tls = context.wrap_socket(sock, server_hostname=host)
+            except (ConnectionResetError, BrokenPipeError):
+                return "CLOSED_IN_HANDSHAKE"  # a reset before the handshake was done
+            with tls:
+                tls.sendall(_HTTP2_HELLO if http2 else _HTTP1_HELLO)
+                return "answered" if tls.recv(1) else "closed"
     except ssl.SSLError as exc:
         return f"{exc.reason or ''} {exc}"
     except (ConnectionResetError, BrokenPipeError):
@@ -161,6 +169,16 @@ async def explain_hang_up(host: str, port: int, tls: TlsSettings, *, http2: bool
 _HUNG_UP = ("SOCKET CLOSED", "CONNECTION RESET", "TSI_DATA_CORRUPTED", "UNWRAP FAILED")
 
 _TLS_PORT_WORDS = "the port speaks TLS, not plain HTTP (use https:// for it)"
+_PLAIN_HTTP_WORDS = "the port speaks plain HTTP, not TLS (use http:// for it)"
+
+
+async def _not_tls_words(words: str | None, host: str, port: int, probe: bool) -> str | None:
+    """``words``, unless they say "plain HTTP" of a port whose plain answer is no HTTP at
+    all (an SSH port met over TLS): then that, in words."""
+    if words != _PLAIN_HTTP_WORDS or not probe:
+        return words
+    other = await not_http_at(host, port, secure=False)
+    return f"the port does not speak TLS, and {other}" if other else words
 
 
 def _unverified() -> ssl.SSLContext:
@@ -189,6 +207,17 @@ async def reverify(host: str, port: int, tls: TlsSettings) -> ssl.SSLError | Non
     except Exception:
         return None
     return None
+
+
+def _reset(exc: BaseException | None) -> bool:
+    """Whether a connection reset is behind an httpx failure (its cause chain)."""
+    for _ in range(10):
+        if exc is None:
+            return False
+        if isinstance(exc, ConnectionResetError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def find_ssl_error(exc: BaseException | None) -> ssl.SSLError | None:
@@ -239,8 +268,10 @@ def verification_words(code: int, message: str, host: str, peer: PeerFacts | Non
 def handshake_words(reason: str, sent_client_cert: bool) -> str | None:
     """One sentence for a failed handshake's ``reason`` (not a verification), or None."""
     upper = reason.upper().replace(" ", "_")
+    if any(key in upper for key in _CLOSED_IN_HANDSHAKE):
+        return HANDSHAKE_CLOSED
     if any(key.replace(" ", "_") in upper for key in _PLAIN_HTTP):
-        return "the port speaks plain HTTP, not TLS (use http:// for it)"
+        return _PLAIN_HTTP_WORDS
     if any(key in upper for key in _CLIENT_CERT_REQUIRED) and not sent_client_cert:
         return "the server requires a client certificate and none was sent"
     if any(key in upper for key in _CLIENT_CERT_REJECTED) and sent_client_cert:
@@ -281,12 +312,15 @@ async def explain_http_failure(
     dropped = isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError)
     if error is not None:
         words = await explain_ssl_error(error, host, port, tls, probe=probe)
+    elif secure and isinstance(exc, httpx.ConnectError) and _reset(exc):
+        words = HANDSHAKE_CLOSED  # TCP was up (a refusal is no reset): TLS never finished
     elif dropped and secure and probe:
         words = await explain_hang_up(host, port, tls, http2=False)
     elif dropped and probe and await speaks_tls(host, port):
         return f"The server at {host}:{port} hung up: {_TLS_PORT_WORDS}"
     else:
         return None
+    words = await _not_tls_words(words, host, port, probe)
     return f"TLS with {host}:{port} failed: {words}" if words else None
 
 
@@ -325,6 +359,7 @@ async def explain_grpc_details(
         words = await explain_hang_up(host, port, tls, http2=True)
     elif "SSL" in upper or "TLS" in upper or "HANDSHAKE" in upper:
         words = handshake_words(details, bool(tls.client_cert))
+    words = await _not_tls_words(words, host, port, probe)
     return f"TLS handshake failed: {words}" if words else None
 
 

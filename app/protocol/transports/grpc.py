@@ -57,6 +57,7 @@ from app.protocol.methods.catalog import MethodSpec, grpc_descriptors, grpc_meth
 from app.protocol.methods.results import check_result
 from app.protocol.net.http import USER_AGENT
 from app.protocol.net.network_errors import explain_grpc_details, explain_proxy_failure
+from app.protocol.net.not_http import not_http_at
 from app.protocol.net.tls_context import grpc_credentials
 from app.protocol.request import A2ARequest, PreparedCall, prepare
 from app.protocol.stream.stream_items import classify_frame
@@ -473,9 +474,13 @@ async def _tls_words(exc: Any, target: Target, request: A2ARequest) -> str | Non
     host = host.strip("[]")
     details, tls = exc.details() or "", request.network.tls
     proxy = request.network.proxy.shown_for(target.origin) or ""
-    return explain_proxy_failure(details, proxy) or await explain_grpc_details(
+    words = explain_proxy_failure(details, proxy) or await explain_grpc_details(
         details, host, int(port), tls, secure=target.tls, probe=not proxy
     )
+    if words is None and not proxy and grpc_words(details):
+        # gRPC core takes any answer that is not HTTP/2 for HTTP/1.1: an SSH banner too.
+        words = await not_http_at(host, int(port), secure=target.tls)
+    return words
 
 
 def _failure(

@@ -27,13 +27,20 @@ from app.protocol.events import (
 from app.protocol.methods.binding_errors import redirect_error
 from app.protocol.methods.catalog import MethodSpec
 from app.protocol.methods.results import check_result
-from app.protocol.net.http import HttpCall, http_error
+from app.protocol.net.http import HttpCall, http_error, not_json
 from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.transports import http_exchange
 from app.protocol.transports.sse_http import event_error, not_a_stream
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
-from app.protocol.wire.jsonrpc_envelope import RpcErrorObject, RpcMalformed, classify_response
+from app.protocol.wire.jsonrpc_envelope import (
+    RpcErrorObject,
+    RpcMalformed,
+    classify_response,
+    same_id,
+)
+
+_EXPECTED = "a JSON-RPC response"
 
 
 def default_headers(request: A2ARequest, *, streaming: bool) -> Headers:
@@ -126,7 +133,7 @@ class JsonRpcJudge:
         return error
 
     def plain(self, head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError | None:
-        return judge_body(head, body, self._request_id, clock) or not_a_stream(body, clock)
+        return judge_body(head, body, self._request_id, clock) or not_a_stream(head, body, clock)
 
     def item(self, item: StreamItem, clock: Clock) -> ExchangeError | None:
         """- an ``error`` member → ``rpc`` with its code; not a JSON-RPC response, or
@@ -138,7 +145,7 @@ class JsonRpcJudge:
             and value.get("jsonrpc") == "2.0"
             and "result" in value
             and "error" not in value
-            and (request_id is None or value.get("id") in (request_id, None))
+            and (request_id is None or value.get("id") is None or same_id(value["id"], request_id))
             and item.sse_event != "error"
         ):
             return None  # a well-formed result for our request: the usual case, quickly
@@ -170,12 +177,7 @@ def judge_body(
         if not ok_status:
             redirect = redirect_error(head, Binding.JSONRPC, clock)
             return redirect or http_error(head, body, clock)
-        return ExchangeError(
-            clock.now(),
-            ErrorKind.PROTOCOL,
-            f"The response is not JSON ({body.json_error}); "
-            f"Content-Type {body.content_type or 'missing'}",
-        )
+        return ExchangeError(clock.now(), ErrorKind.PROTOCOL, not_json(head, body, _EXPECTED))
     outcome = classify_response(body.json, request_id)
     if isinstance(outcome, RpcErrorObject):
         return outcome.as_error(clock.now())

@@ -36,7 +36,7 @@ from app.protocol.events import (
 from app.protocol.methods.binding_errors import redirect_error
 from app.protocol.methods.catalog import MethodSpec
 from app.protocol.methods.results import allows_empty_body, check_result
-from app.protocol.net.http import HttpCall
+from app.protocol.net.http import HttpCall, not_json
 from app.protocol.net.http import http_error as plain_http_error
 from app.protocol.request import A2ARequest, PreparedCall, parse_body, prepare
 from app.protocol.transports import http_exchange
@@ -197,7 +197,7 @@ class RestJudge:
             return error
         if not 200 <= head.status < 300:
             return plain_http_error(head, body, clock)
-        return not_a_stream(body, clock)
+        return not_a_stream(head, body, clock)
 
     def item(self, item: StreamItem, clock: Clock) -> ExchangeError | None:
         """An ``{"error": …}`` object → ``rpc``; ``event: error`` → ``rpc``."""
@@ -222,12 +222,8 @@ def judge_body(
     if body.json is NOT_JSON:
         if not body.body.strip() and allows_empty_body(spec):
             return None
-        return ExchangeError(
-            clock.now(),
-            ErrorKind.PROTOCOL,
-            f"The response is not JSON ({body.json_error}); "
-            f"Content-Type {body.content_type or 'missing'}",
-        )
+        expected = f"the JSON {spec.name} answer"
+        return ExchangeError(clock.now(), ErrorKind.PROTOCOL, not_json(head, body, expected))
     problem = check_result(spec, Binding.HTTP_JSON, body.json)
     if problem:
         return ExchangeError(clock.now(), ErrorKind.PROTOCOL, problem)

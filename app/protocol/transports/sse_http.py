@@ -40,6 +40,7 @@ from app.protocol.events import (
     ExchangeError,
     ExchangeEvent,
     ResponseBody,
+    ResponseHead,
     StreamItem,
 )
 from app.protocol.net.http import (
@@ -55,6 +56,7 @@ from app.protocol.net.http import (
 from app.protocol.stream.stream_items import ItemInfo, ItemKind, classify_frame
 from app.protocol.transports.judge import Judge
 from app.protocol.wire.decoding import decoded_chunks
+from app.protocol.wire.html_page import html_answer
 from app.protocol.wire.jsonparse import parse_event_data
 from app.protocol.wire.sse import SseDecoder, SseEvent
 
@@ -305,11 +307,14 @@ def event_error(item: StreamItem, clock: Clock) -> ExchangeError:
     )
 
 
-def not_a_stream(body: ResponseBody, clock: Clock) -> ExchangeError:
+def not_a_stream(head: ResponseHead, body: ResponseBody, clock: Clock) -> ExchangeError:
     """The ``protocol`` error of a plain body that is no error where a stream was due."""
+    expected = "an event stream (text/event-stream)"
+    page = html_answer(head.status, head.reason, body.content_type, body.body, expected)
     return ExchangeError(
         clock.now(),
         ErrorKind.PROTOCOL,
-        "Expected an event stream (text/event-stream) but got a plain "
+        page
+        or "Expected an event stream (text/event-stream) but got a plain "
         f"{body.content_type or 'untyped'} body",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -94,11 +95,26 @@ def classify_response(body: Any, request_id: Any = None) -> RpcOutcome:
         )
     if not has_result:
         return RpcMalformed('neither "result" nor "error" is present')
-    if request_id is not None and body.get("id") not in (request_id, None):
+    response_id = body.get("id")
+    if request_id is not None and response_id is not None and not same_id(response_id, request_id):
         return RpcMalformed(
-            f"response id {body.get('id')!r} does not match request id {request_id!r}"
+            f"response id {_json(response_id)} is not the request's id {_json(request_id)} "
+            "(JSON-RPC 2.0 §5: the response carries the request's id)"
         )
     return RpcResult(body["result"])
+
+
+def same_id(a: Any, b: Any) -> bool:
+    """Whether two JSON-RPC ids are the same JSON value: ``true`` is not ``1`` (Python's
+    ``True == 1``), ``"1"`` is not ``1``; ``1`` and ``1.0`` are the same number."""
+    return a == b and (type(a) is bool) == (type(b) is bool)
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)[:80]
+    except (TypeError, ValueError):
+        return repr(value)[:80]
 
 
 def _json_type(value: Any) -> str:

@@ -50,6 +50,7 @@ from app.protocol.card.view import CardView
 from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBody, ResponseHead
 from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest
+from app.protocol.wire.json_duplicates import DuplicateMember
 from app.spec.xa2a import strip_private_metadata
 from app.ui.card.card_readout import CardReadout, exchange_text
 from app.ui.card.extended_card import extended_card_request
@@ -57,6 +58,7 @@ from app.ui.card.signature_dialog import SignatureDialog
 from app.ui.response.formatting import size_text
 from app.ui.shell import spacing, theme
 from app.ui.shell.flow_layout import flow_row
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.tasks import OwnedTask
 
 FETCH_TIMEOUT_S = 10.0
@@ -126,6 +128,7 @@ class CardPanel(QWidget):
 
         self.raw: bytes = b""
         self.card: Any = None
+        self.duplicates: tuple[DuplicateMember, ...] = ()
         self.view: CardView | None = None
         self.problems: list[CardProblem] = []
         self.source = ""
@@ -181,11 +184,11 @@ class CardPanel(QWidget):
         )
         self.strip_check.setChecked(True)
 
-        self.status_label = QLabel("No card loaded")
+        self.status_label = PlainLabel("No card loaded", multiline=False)  # a reason phrase
         self.status_label.setObjectName("cardStatusLabel")
         theme.style(self.status_label, _IDLE, theme.BADGE_SHAPE)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail_label = QLabel("")
+        self.detail_label = PlainLabel()
         self.detail_label.setObjectName("cardStatusDetail")
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -400,8 +403,8 @@ class CardPanel(QWidget):
             shape = self.view.shape.value if self.view is not None else "?"
             style = _ERR if result.parse_error is not None else _OK
             detail = f"{result.card_url} · {size} · {timing}{etag} · {shape}"
-            if result.parse_error is not None:
-                detail = f"Not JSON: {result.parse_error.message} · " + detail
+            if result.parse_error is not None and self.problems:  # an HTML page says so
+                detail = f"{self.problems[0].message} · {detail}"
             self._set_status(status, detail, style)
         else:
             detail = f"No card at {result.card_url}"
@@ -450,6 +453,7 @@ class CardPanel(QWidget):
         self.source = source if source is not None else reading.source
         findings = examine(reading)
         self.card = reading.card if reading.parse_error is None else None
+        self.duplicates = reading.duplicate_keys  # no signature over them is valid
         self._show_view(findings.view, list(findings.problems))
         self.readout.set_raw(reading.raw)
         self.verify_button.setEnabled(self.card is not None)
@@ -523,7 +527,11 @@ class CardPanel(QWidget):
         if self.verify_dialog is not None:
             self.verify_dialog.close()
         dialog = SignatureDialog(
-            self.card, self.source or "(card)", demo_jwks_path=self.demo_jwks_path(), parent=self
+            self.card,
+            self.source or "(card)",
+            demo_jwks_path=self.demo_jwks_path(),
+            duplicates=self.duplicates,
+            parent=self,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))

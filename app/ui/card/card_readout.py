@@ -40,6 +40,7 @@ from app.ui.card.card_models import (
     requirements_text,
 )
 from app.ui.card.extended_card import ExtendedCardView
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.table_model import TableModel
 from app.ui.shell.widgets import CodeView
 from app.ui.shell.wrapping_tabs import WrappingTabs
@@ -88,11 +89,12 @@ def _page(*widgets: QWidget, stretch_index: int = -1) -> QWidget:
 
 
 def _value_label(name: str) -> QLabel:
-    label = QLabel("")
+    # The card's own words: plain text (a name of "<img src=…>" stays text), control
+    # characters escaped.
+    label = PlainLabel()
     label.setObjectName(name)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setTextFormat(Qt.TextFormat.PlainText)
     return label
 
 

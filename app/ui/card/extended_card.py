@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -30,6 +29,7 @@ from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for
 from app.protocol.request import A2ARequest, render_body
 from app.protocol.types import Binding
 from app.ui.card.card_models import DiffModel
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.widgets import CodeView
 
 
@@ -67,7 +67,7 @@ class ExtendedCardView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("extendedCardView")
-        self.status_label = QLabel(
+        self.status_label = PlainLabel(  # errors quote the agent
             "Press “Get extended card” to fetch the authenticated extended card with this "
             "tab's endpoint, binding, version and Auth, and compare it with the public card."
         )

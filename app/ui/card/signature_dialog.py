@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,8 +54,10 @@ from PySide6.QtWidgets import (
 from app.protocol.card.canonical import Profile
 from app.protocol.card.jwks import Jwks, JwksError, parse_jwks
 from app.protocol.card.jws_verify import CardStatus, CardVerification, ProfileMode, verify_card
+from app.protocol.wire.json_duplicates import DuplicateMember
 from app.ui.card.card_models import VerdictModel
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, shown
 from app.ui.shell.tasks import OwnedTask
 from app.ui.shell.widgets import CodeView
 
@@ -87,6 +90,8 @@ class SignatureDialog(QDialog):
         source: where the card came from (URL or file), shown in the title line.
         demo_jwks_path: the demo agent's public JWKS file, offered with one click when the
             card came from the demo agent; ``None`` hides that button.
+        duplicates: member names the card's text writes twice: no signature is then valid
+            (:func:`~app.protocol.card.jws_verify.verify_card`).
         parent: parent widget (the dialog stays non-modal).
     """
 
@@ -96,6 +101,7 @@ class SignatureDialog(QDialog):
         source: str,
         *,
         demo_jwks_path: str | None = None,
+        duplicates: Sequence[DuplicateMember] = (),
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -107,6 +113,7 @@ class SignatureDialog(QDialog):
         self.card = card
         self.source = source
         self.demo_jwks_path = demo_jwks_path
+        self.duplicates = tuple(duplicates)
         self.verification: CardVerification | None = None
         self._file_dialog: QFileDialog | None = None
         self._task = OwnedTask()
@@ -118,6 +125,7 @@ class SignatureDialog(QDialog):
             + (f"{count} signature{'s' if count != 1 else ''}" if count else "no signatures")
         )
         title.setObjectName("verifyCardLabel")
+        title.setTextFormat(Qt.TextFormat.RichText)  # the source is _esc()aped
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         title.setWordWrap(True)
         trust = QLabel(
@@ -151,10 +159,10 @@ class SignatureDialog(QDialog):
         self.progress.setTextVisible(False)
         self.progress.hide()
 
-        self.status_label = QLabel("")
+        self.status_label = PlainLabel(multiline=False)
         self.status_label.setObjectName("verifyStatusLabel")
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary_label = QLabel("")
+        self.summary_label = PlainLabel()  # quotes files and errors
         self.summary_label.setObjectName("verifySummaryLabel")
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -187,7 +195,7 @@ class SignatureDialog(QDialog):
         self.profile_combo.setObjectName("payloadProfileCombo")
         for profile in Profile:
             self.profile_combo.addItem(profile.title, profile)
-        self.payload_info = QLabel("")
+        self.payload_info = PlainLabel()
         self.payload_info.setObjectName("payloadInfoLabel")
         self.payload_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.payload_view = CodeView("payloadView", read_only=True)
@@ -325,7 +333,7 @@ class SignatureDialog(QDialog):
         mode = ProfileMode.SPEC if self.strict_check.isChecked() else ProfileMode.ANY
         if unsigned:  # nothing to check: verify_card returns at once
             try:
-                result = verify_card(self.card, jwks, mode=mode)
+                result = verify_card(self.card, jwks, mode=mode, duplicates=self.duplicates)
             except Exception as exc:  # verify_card promises not to raise; keep the dialog
                 log.exception("verify_card raised")
                 self._set_status(None, f"Verification failed unexpectedly: {exc}")
@@ -353,7 +361,9 @@ class SignatureDialog(QDialog):
     async def _verify_in_worker(self, jwks: Jwks, mode: ProfileMode) -> None:
         started = time.perf_counter()
         try:
-            result = await run_in_daemon_thread(verify_card, self.card, jwks, mode=mode)
+            result = await run_in_daemon_thread(
+                verify_card, self.card, jwks, mode=mode, duplicates=self.duplicates
+            )
         except Exception as exc:  # verify_card promises not to raise; keep the dialog
             log.exception("verify_card raised")
             self._set_busy(False)
@@ -402,6 +412,11 @@ class SignatureDialog(QDialog):
             summary = f"{valid} of {n} signature{'s' if n != 1 else ''} valid"
             strict = result.mode is ProfileMode.SPEC
             summary += " (strict: spec-literal form only)." if strict else "."
+            if self.duplicates:
+                summary += (
+                    f" The card writes {self.duplicates[0].path} twice: another parser reads "
+                    "another card, so no signature over it is valid."
+                )
             if any(r.sdk_canonicalisation_only for r in result.signatures):
                 summary += (
                     " A signature valid only under SDK canonicalisation does not match the "
@@ -501,7 +516,8 @@ class SignatureDialog(QDialog):
 
 
 def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """``text`` for a rich-text label: shown as written, control characters too."""
+    return html.escape(shown(text, multiline=False), quote=False)
 
 
 async def run_in_daemon_thread(func: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:

@@ -52,10 +52,10 @@ from app.ui.check.check_report_model import (
     WORST_FIRST,
     CheckReportModel,
     ReportOrder,
-    plain_tip,
 )
 from app.ui.shell import theme
 from app.ui.shell.elided import ElidedLabel
+from app.ui.shell.plain_text import plain_tip
 from app.ui.shell.tasks import OwnedTask
 
 Source = Callable[[], AsyncIterator[CheckEvent]]

@@ -24,9 +24,9 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush
-from PySide6.QtGui import Qt as GuiQt
 
 from app.check.check_model import CheckArea, CheckResult, CheckStatus
+from app.ui.shell.plain_text import plain_tip, shown
 from app.ui.shell.table_model import Column
 from app.ui.shell.theme import brushes
 
@@ -61,12 +61,6 @@ def status_brush(status: CheckStatus) -> QBrush:
         CheckStatus.SKIP: b.muted_text,
         CheckStatus.NA: b.muted_text,
     }[status]
-
-
-def plain_tip(text: str) -> str:
-    """``text`` as a tooltip that shows it as written: a tooltip that looks like HTML is
-    rendered as HTML, and an agent's words reach these (a card's name, an error message)."""
-    return GuiQt.convertFromPlainText(text) if text else ""
 
 
 def _first_line(result: CheckResult) -> str:
@@ -199,8 +193,8 @@ class CheckReportModel(QAbstractItemModel):
         if index.internalId() != 0:
             return self._exchange_data(index, role)
         column = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.text(result)
+        if role == Qt.ItemDataRole.DisplayRole:  # an agent's words: control characters escaped
+            return shown(column.text(result), multiline=False)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = column.text(result) if column.tooltip is None else column.tooltip(result)
             return plain_tip(tip or "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -45,6 +45,7 @@ class DocView(QWidget):
         self.browser = QTextBrowser()
         self.browser.setObjectName("docBrowser")
         self.browser.setOpenExternalLinks(False)
+        self.browser.setOpenLinks(False)  # a spec's text may hold links: never followed
         self.copy_button = QPushButton("Copy for LLM")
         self.copy_button.setObjectName("copyForLlmButton")
         self.copy_button.setToolTip("Copy Markdown with the full x-a2a block")
@@ -98,7 +99,11 @@ class DocView(QWidget):
             self.code.set_text("")
             self.kind_combo.clear()
             return
-        self.browser.setMarkdown(documentation(doc, op))
+        # HTML inside a spec's names or bodies stays text (no image or link is loaded).
+        features = QTextDocument.MarkdownFeature
+        self.browser.document().setMarkdown(
+            documentation(doc, op), features.MarkdownDialectGitHub | features.MarkdownNoHTML
+        )
         self.kind_combo.blockSignals(True)
         self.kind_combo.clear()
         self.kind_combo.addItems(snippet_kinds(op.request))

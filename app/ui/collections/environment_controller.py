@@ -38,6 +38,7 @@ from app.ui.collections.environment_combo import EnvironmentCombo, main_toolbar
 from app.ui.collections.environments_dialog import EnvironmentsDialog
 from app.ui.request.variable_marks import VariableMarks
 from app.ui.shell.host import TabHost
+from app.ui.shell.plain_text import plain_box
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -352,7 +353,7 @@ class EnvironmentController(QObject):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self.window,
         )
-        box.setObjectName("useVariableBox")
+        plain_box(box).setObjectName("useVariableBox")  # the origin is the endpoint's text
         box.setDefaultButton(QMessageBox.StandardButton.Yes)
         box.finished.connect(lambda result: answer(result == QMessageBox.StandardButton.Yes.value))
         box.finished.connect(lambda _result: box.deleteLater())

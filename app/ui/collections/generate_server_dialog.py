@@ -44,6 +44,7 @@ from app.protocol.card.card_shape import Severity
 from app.protocol.types import Binding
 from app.ui.collections.server_card_editor import ServerCardEditor
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, shown
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class GenerateServerDialog(QDialog):
         self.load_button = QPushButton("Load")
         self.load_button.setObjectName("serverSourceLoadButton")
         self.load_button.clicked.connect(self.load_source)
-        self.origin_label = QLabel("No card loaded")
+        self.origin_label = PlainLabel("No card loaded", multiline=False)
         self.origin_label.setObjectName("serverCardOriginLabel")
         self.origin_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         source_row = QHBoxLayout()
@@ -215,7 +216,7 @@ class GenerateServerDialog(QDialog):
         row.addWidget(self.force_check)
         row.addWidget(self.generate_button)
         layout.addLayout(row)
-        self.status_label = QLabel("")
+        self.status_label = PlainLabel()  # errors quote the card's fetch
         self.status_label.setObjectName("serverStatusLabel")
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -310,20 +311,20 @@ class GenerateServerDialog(QDialog):
             )
         except ValueError as exc:
             self.findings_label.setText("Findings: cannot plan the server")
-            self.findings_list.addItem(f"error: {exc}")
+            self.findings_list.addItem(shown(f"error: {exc}"))
             self._set_status(f"Fix this first: {exc}.", _ERR)
             self._update_button()
             return
         for entry in self.plan_result.plan.card.get("supportedInterfaces", []):
-            self.interfaces_list.addItem(
-                f"{entry['protocolBinding']} {entry['protocolVersion']}   {entry['url']}"
+            self.interfaces_list.addItem(  # the card's words, control characters shown
+                shown(f"{entry['protocolBinding']} {entry['protocolVersion']}   {entry['url']}")
             )
         problems = self.plan_result.problems
         for problem in problems:
             where = f"{problem.path}: " if problem.path else ""
-            self.findings_list.addItem(f"{problem.severity.value}: {where}{problem.message}")
+            self.findings_list.addItem(shown(f"{problem.severity.value}: {where}{problem.message}"))
         for note in self.plan_result.notes:
-            self.findings_list.addItem(f"note: {note}")
+            self.findings_list.addItem(shown(f"note: {note}"))
         errors = sum(p.severity is Severity.ERROR for p in problems)
         warnings = sum(p.severity is Severity.WARNING for p in problems)
         self.findings_label.setText(

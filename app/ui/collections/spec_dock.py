@@ -38,6 +38,7 @@ from app.ui.collections.recent_specs_menu import RecentSpecs
 from app.ui.collections.spec_tree import SpecDock
 from app.ui.collections.spec_tree_actions import SpecTreeActions, tab_of
 from app.ui.shell.host import TabHost
+from app.ui.shell.plain_text import plain_box, shown
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -555,10 +556,11 @@ class SpecController(QObject):
             box = QMessageBox(
                 QMessageBox.Icon.Warning,
                 "The saved document would not be valid OpenAPI 3.2",
-                "openapi-spec-validator reports:\n\n" + "\n".join(errors),
+                shown("openapi-spec-validator reports:\n\n" + "\n".join(errors)),
                 QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
                 self.window,
             )
+            plain_box(box)  # the errors quote the document
             box.button(QMessageBox.StandardButton.Save).setText("Save anyway")
 
             def on_finished(result: int) -> None:
@@ -571,6 +573,6 @@ class SpecController(QObject):
     def warn(self, title: str, text: str) -> None:
         """Say what went wrong in the status bar and in a (non-modal) message box."""
         self.host.messages.show(text, 15000)
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self.window)
-        box.setObjectName("specMessageBox")
+        box = QMessageBox(QMessageBox.Icon.Warning, title, shown(text), parent=self.window)
+        plain_box(box).setObjectName("specMessageBox")  # the text quotes the file
         box.open()

@@ -41,6 +41,7 @@ from app.protocol.methods.parts import (
     uri_attachment,
 )
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.widgets import CodeView
 
 
@@ -72,7 +73,7 @@ class AttachmentsPanel(QWidget):
             "removeAttachmentButton", "Remove", "Remove the selected attachment"
         )
         self.remove_button.setEnabled(False)
-        self.warning_label = QLabel()
+        self.warning_label = PlainLabel()  # names the card's input modes
         self.warning_label.setObjectName("attachmentsWarningLabel")
         self.warning_label.setWordWrap(True)
         self.warning_label.hide()
@@ -208,7 +209,7 @@ class DataPartDialog(QDialog):
         self.attachment: Attachment | None = None
         self.editor = CodeView("dataPartEditor", read_only=False)
         self.editor.setPlainText('{\n  "key": "value"\n}')
-        self.error_label = QLabel()
+        self.error_label = PlainLabel()
         self.error_label.setObjectName("dataPartErrorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.hide()

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QPushButton, QWidget
 
 from app.protocol.bindings import traits
 from app.protocol.card.known_cards import (
@@ -38,6 +38,7 @@ from app.protocol.events import ExchangeError
 from app.protocol.methods.binding_errors import card_hint, says_other_binding
 from app.spec.variables import VARIABLE, Resolver
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.tasks import OwnedTask
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class BindingHelp(QObject):
         self._task = OwnedTask()
         self.bar = QFrame()
         self.bar.setObjectName("bindingOfferBar")
-        self.label = QLabel()
+        self.label = PlainLabel()  # names the card's URL: text only
         self.label.setObjectName("bindingOfferLabel")
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # URLs from an agent's card

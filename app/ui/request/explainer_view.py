@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.protocol.methods.convert import ConversionError, convert_request
 from app.protocol.methods.explain import Difference, Explanation, explain_request, explain_response
 from app.protocol.types import ProtocolVersion
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.table_model import Column, TableModel
 from app.ui.shell.widgets import CodeView
 
@@ -67,8 +68,8 @@ def _page(explanation: Explanation, prefix: str) -> QWidget:
         box = QWidget()
         inner = QVBoxLayout(box)
         inner.setContentsMargins(0, 0, 0, 0)
-        inner.addWidget(QLabel(f"<b>A2A {side.version.value}</b> · {side.method} · "
-                               f"{explanation.binding.value}"))  # fmt: skip
+        inner.addWidget(PlainLabel(f"A2A {side.version.value} · {side.method} · "
+                                   f"{explanation.binding.value}"))  # fmt: skip
         inner.addWidget(_json_view(f"{prefix}{tag}Text", side.text), 1)
         split.addWidget(box)
     table = QTableView()
@@ -85,7 +86,7 @@ def _page(explanation: Explanation, prefix: str) -> QWidget:
     layout.addWidget(QLabel(f"{len(explanation.differences)} difference(s):"))
     layout.addWidget(table, 2)
     for note in explanation.notes:
-        layout.addWidget(QLabel(f"Note: {note}"))
+        layout.addWidget(PlainLabel(f"Note: {note}"))  # notes quote the answer
     return page
 
 
@@ -105,7 +106,7 @@ class ExplainerView(QDialog):
         layout = QVBoxLayout(self)
         self.pages = QTabWidget()
         self.pages.setObjectName("explainerPages")
-        self.error_label = QLabel()
+        self.error_label = PlainLabel()
         self.error_label.setObjectName("explainerErrorLabel")
         self.error_label.setWordWrap(True)
         self.request: Explanation | None = None

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 
 from app.protocol.events import Headers
+from app.ui.shell.plain_text import plain_tip, shown
 from app.ui.shell.table_model import ROOT, Column, Index, TableModel, no_tooltip
 
 
@@ -113,8 +114,10 @@ class ExtensionsModel(QAbstractListModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._uris):
             return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return self._uris[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:  # a card's URIs: control characters shown
+            return shown(self._uris[index.row()], multiline=False)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tip(self._uris[index.row()])
         if role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if self._checked[index.row()] else Qt.CheckState.Unchecked
         return None

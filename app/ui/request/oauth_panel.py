@@ -49,6 +49,7 @@ from app.spec.oauth_saved import load_refresh_token, save_refresh_token, seed_re
 from app.spec.variables import SecretStore
 from app.ui.request.secret_edit import SecretEdit
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.tasks import OwnedTask
 
 
@@ -70,14 +71,15 @@ class DeviceCodePrompt(QFrame):
         super().__init__(parent)
         self.setObjectName("deviceCodePrompt")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.code_label = QLabel()
+        # The authorization server's code and URI: shown as text, never as a link.
+        self.code_label = PlainLabel(multiline=False)
         self.code_label.setObjectName("deviceUserCodeLabel")
         font = QFont("monospace")
         font.setPointSize(font.pointSize() + 8)
         font.setBold(True)
         self.code_label.setFont(font)
         self.code_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.uri_label = QLabel()
+        self.uri_label = PlainLabel(multiline=False)
         self.uri_label.setObjectName("deviceVerificationUriLabel")
         self.uri_label.setWordWrap(True)
         self.countdown = QLabel()
@@ -189,14 +191,14 @@ class OAuthPanel(QWidget):
         self.from_card_button = QPushButton("From card…")
         self.from_card_button.setObjectName("oauthFromCardButton")
         self.from_card_button.setToolTip("Fill the URLs and scopes from a security scheme")
-        self.status = QLabel("No token yet.")
+        self.status = PlainLabel("No token yet.")  # quotes the authorization server
         self.status.setObjectName("oauthTokenStatus")
         self.status.setWordWrap(True)
         self.prompt = DeviceCodePrompt()
         self.renew_banner = QFrame()
         self.renew_banner.setObjectName("oauthRenewBanner")
         self.renew_banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.renew_label = QLabel()
+        self.renew_label = PlainLabel()  # quotes the agent's refusal
         self.renew_label.setWordWrap(True)
         self.renew_button = QPushButton("Get new token and resend")
         self.renew_button.setObjectName("oauthRenewButton")

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from app.protocol.methods.body_shape import ShapeProblem
 from app.ui.shell import theme
+from app.ui.shell.plain_text import shown
 
 
 class ShapeBanner(QFrame):
@@ -83,7 +84,7 @@ class ShapeBanner(QFrame):
         """List ``problems``; ``expected`` names the shape this tab sends, ``verb`` what was
         not done (``sent``, ``saved``), ``fix`` and ``anyway`` the two buttons."""
         self.problems = list(problems)
-        items = "".join(f"<li>{escape(str(p))}</li>" for p in problems)
+        items = "".join(f"<li>{escape(shown(str(p), multiline=False))}</li>" for p in problems)
         self.text_label.setText(
             f"<b>Not {escape(verb)}: the body does not look like a {escape(expected)}.</b>"
             f"<ul style='margin: 2px 0 0 -20px'>{items}</ul>"

@@ -50,6 +50,7 @@ from app.protocol.stream.artifacts import (
 )
 from app.ui.response.json_tree import JsonTreePage
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, plain_tip, shown
 from app.ui.shell.tasks import OwnedTask
 
 _PART_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -87,7 +88,7 @@ class ArtifactsView(QWidget):
         self.tree.header().setResizeContentsPrecision(_MEASURED_ROWS)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
 
-        self.info_label = QLabel("No artifacts yet: send a request whose result carries some")
+        self.info_label = PlainLabel("No artifacts yet: send a request whose result carries some")
         self.info_label.setObjectName("artifactPartInfoLabel")
         self.info_label.setWordWrap(True)
         self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -99,11 +100,10 @@ class ArtifactsView(QWidget):
         self.image_label = QLabel()
         self.image_label.setObjectName("artifactImageLabel")
         self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.file_label = QLabel()
+        self.file_label = PlainLabel()
         self.file_label.setObjectName("artifactFileLabel")
         self.file_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.file_label.setWordWrap(True)
-        self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         image_scroll = QScrollArea()
         image_scroll.setWidget(self.image_label)
         image_scroll.setWidgetResizable(True)
@@ -117,7 +117,7 @@ class ArtifactsView(QWidget):
         self.save_button.setToolTip("Write the selected part's content to a file (never opened)")
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self.save_selected)
-        self.save_status = QLabel()
+        self.save_status = PlainLabel(multiline=False)
         self.save_status.setObjectName("artifactSaveStatusLabel")
         # A long path must not widen the page and squeeze the tree: it is cut, the
         # tooltip has it whole.
@@ -210,16 +210,19 @@ class ArtifactsView(QWidget):
 
     def _fill(self, index: int, row: QStandardItem) -> None:
         artifact = self._artifacts[index]
-        self.model.item(index, 1).setText(artifact.source)
-        row.setText(artifact.title() + (" (appended)" if artifact.append else ""))
-        row.setToolTip(f"{artifact.artifact_id or 'no artifactId'} — from {artifact.source}")
+        # Names, media types and ids are the agent's: shown with control characters escaped.
+        self.model.item(index, 1).setText(shown(artifact.source, multiline=False))
+        title = artifact.title() + (" (appended)" if artifact.append else "")
+        row.setText(shown(title, multiline=False))
+        row.setToolTip(
+            plain_tip(f"{artifact.artifact_id or 'no artifactId'} — from {artifact.source}")
+        )
         for number, part in enumerate(artifact.parts):
-            label = QStandardItem(_part_title(part, number))
+            label = QStandardItem(shown(_part_title(part, number), multiline=False))
             label.setData(part, _PART_ROLE)
             size = part.size if part.size is not None else len(part.text.encode())
-            row.appendRow(
-                [label, QStandardItem(content_type(part)), QStandardItem(format_size(size))]
-            )
+            kind = QStandardItem(shown(content_type(part), multiline=False))
+            row.appendRow([label, kind, QStandardItem(format_size(size))])
         self.tree.expand(row.index())
 
     # --- the selected part ----------------------------------------------------------------
@@ -247,7 +250,7 @@ class ArtifactsView(QWidget):
             return
         self.info_label.setText(_describe(part))
         if part.kind == TEXT:
-            self.text_view.setPlainText(part.text)
+            self.text_view.setPlainText(shown(part.text))  # Save as… writes the exact text
             self.stack.setCurrentWidget(self.text_view)
         elif part.kind == DATA:
             self.data_tree.set_value(part.data)
@@ -316,7 +319,7 @@ class ArtifactsView(QWidget):
             theme.style(self.save_status, "text-error")
         else:
             self.save_status.setText(f"Saved {format_size(len(content))} to {path}")
-            self.save_status.setToolTip(str(path))
+            self.save_status.setToolTip(plain_tip(str(path)))
             theme.style(self.save_status, "plain")
         finally:
             self.save_button.setEnabled(True)

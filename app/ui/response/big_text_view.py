@@ -24,6 +24,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
+from app.protocol.visible_text import escape_controls
 from app.ui.response.pretty_buffer import PrettyBuffer
 from app.ui.shell.widgets import monospace_font
 
@@ -68,7 +69,8 @@ class BigTextView(QAbstractScrollArea):
             return []
         first = self.verticalScrollBar().value()
         last = min(self.buffer.line_count, first + self._rows() + 1)
-        return [self.buffer.line(i) for i in range(first, last)]
+        # Shown, never obeyed: a line's control characters as escapes (only those in sight).
+        return [escape_controls(self.buffer.line(i), multiline=True) for i in range(first, last)]
 
     # --- Qt ------------------------------------------------------------------------------
 

@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from typing import Any
 
 import orjson
 
 from app.protocol.events import NOT_JSON, ExchangeError, Headers, RequestSent
+from app.protocol.visible_text import escape_controls, json_escape_controls
+from app.protocol.wire.html_page import html_title, media_type
 
 RAW_PREVIEW_BYTES = 1024 * 1024
 """The raw view shows at most this many bytes; one huge line would stall text layout."""
 
 
 def pretty_json(value: Any) -> str:
-    """2-space indented JSON, non-ASCII kept readable.
+    """2-space indented JSON, non-ASCII kept readable, the control characters a JSON encoder
+    leaves raw (C1, bidirectional marks) as ``\\uNNNN``: the same JSON value, shown.
 
     orjson does it in C; values it refuses (integers beyond 64 bits) fall back to the
     standard library.
     """
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+    return json_escape_controls(text)
 
 
 FOLD_CHARS = 2000
@@ -45,7 +47,7 @@ def fold_long_lines(text: str, width: int = FOLD_CHARS) -> tuple[str, bool]:
 def raw_preview(body: bytes) -> str:
     """The body as display text: cut at :data:`RAW_PREVIEW_BYTES`, long lines folded,
     with a note saying what was changed for display."""
-    text = body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace")
+    text = escape_controls(body[:RAW_PREVIEW_BYTES].decode("utf-8", "replace"), multiline=True)
     text, folded = fold_long_lines(text)
     notes = []
     if len(body) > RAW_PREVIEW_BYTES:
@@ -110,29 +112,15 @@ def body_pretty(value: Any, raw: bytes) -> str:
     return pretty_json(value)
 
 
-_TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
-_TITLE_SCAN_BYTES = 64 * 1024
-_TITLE_CHARS = 120
-
-
-def html_title(body: bytes) -> str:
-    """The ``<title>`` of an HTML page (entities decoded, whitespace collapsed), or ``""``."""
-    match = _TITLE.search(body[:_TITLE_SCAN_BYTES])
-    if match is None:
-        return ""
-    title = " ".join(html.unescape(match.group(1).decode("utf-8", "replace")).split())
-    return title[:_TITLE_CHARS] + ("…" if len(title) > _TITLE_CHARS else "")
-
-
 def non_json_summary(status_line: str, content_type: str, body: bytes) -> str:
     """One line for a non-JSON answer: status, media type, the page title and size.
 
     E.g. ``HTTP 502 Bad Gateway · text/html · “502 Bad Gateway” · 1.2 KiB (full body in
     Raw)``; the body itself is never quoted here (an HTML page is unreadable in a banner).
     """
-    media_type = content_type.split(";", 1)[0].strip() or "no Content-Type"
-    parts = [status_line, media_type] if status_line else [media_type]
-    title = html_title(body) if b"<" in body[:_TITLE_SCAN_BYTES] else ""
+    media = escape_controls(media_type(content_type)) or "no Content-Type"
+    parts = [status_line, media] if status_line else [media]
+    title = html_title(body)
     if title:
         parts.append(f"“{title}”")
     parts.append(size_text(len(body)) + (" (full body in Raw)" if body else ""))

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMenu,
     QPushButton,
     QSizePolicy,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.response.json_tree_model import COL_KEY, COL_TYPE, COL_VALUE, JsonTreeModel, copy_text
+from app.ui.shell.plain_text import PlainLabel, plain_tip
 from app.ui.shell.tasks import OwnedTask
 from app.ui.shell.widgets import monospace_font
 
@@ -74,7 +74,7 @@ class JsonTreePage(QWidget):
         self.copy_path_button = _button(
             "copyJsonPathButton", "Copy path", "Copy the selected row's JSONPath ($.result…)"
         )
-        self.path_label = QLabel("")
+        self.path_label = PlainLabel(multiline=False)  # the agent's member names
         self.path_label.setObjectName("jsonPathLabel")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # A long path is clipped, never widening the window (the tooltip has it whole).
@@ -219,7 +219,7 @@ class JsonTreePage(QWidget):
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         path = self.model.path_at(current) if current.isValid() else ""
         self.path_label.setText(path)
-        self.path_label.setToolTip(path)
+        self.path_label.setToolTip(plain_tip(path))
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.ui.response.formatting import pretty_json
+from app.ui.shell.plain_text import plain_tip, shown
 
 FETCH_BLOCK = 500
 """Children handed to the view per ``fetchMore``."""
@@ -267,17 +268,19 @@ class JsonTreeModel(QAbstractItemModel):
             return None
         node = self._node(index)
         column = index.column()
+        # Keys and values are the agent's: shown with control characters escaped (a value's
+        # JSON spelling escapes C0 only), tooltips never read as HTML.
         if role == Qt.ItemDataRole.DisplayRole:
             if column == COL_KEY:
-                return f"[{node.key}]" if isinstance(node.key, int) else str(node.key)
+                return f"[{node.key}]" if isinstance(node.key, int) else shown(str(node.key))
             if column == COL_VALUE:
-                return summary(node.value)
+                return shown(summary(node.value))
             return type_name(node.value)
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_KEY:
-            return self.path_at(index)
+            return plain_tip(self.path_at(index))
         long_text = isinstance(node.value, str) and len(node.value) > 80
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_VALUE and long_text:
-            return node.value[:2000]
+            return plain_tip(node.value[:2000])
         return None
 
     def headerData(

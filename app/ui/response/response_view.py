@@ -60,6 +60,7 @@ from app.ui.response.json_tree import JsonTreePage
 from app.ui.response.pretty_buffer import PrettyBuffer
 from app.ui.response.response_headers import ResponseHeadersPage
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel, plain_tip
 from app.ui.shell.widgets import CodeView
 
 # Theme roles (colours: app/ui/shell/theme.py) and the banners' shape.
@@ -99,7 +100,9 @@ class ResponseView(QWidget):
         self._curl_source: CurlSource | None = None
         self._reset_state()
 
-        self.status_label = QLabel("No request sent yet")
+        # The labels that quote the agent (status line, errors, findings, the stream's
+        # summary) show plain text with control characters escaped: never HTML.
+        self.status_label = PlainLabel("No request sent yet", multiline=False)
         self.status_label.setObjectName("responseStatusLabel")
         theme.style(self.status_label, _IDLE_STYLE, theme.BADGE_SHAPE)
         self.time_label = QLabel("")
@@ -130,13 +133,13 @@ class ResponseView(QWidget):
         head.addWidget(self.size_label)
         head.addWidget(self.elapsed_label, 1)
 
-        self.error_label = QLabel("")
+        self.error_label = PlainLabel()
         self.error_label.setObjectName("responseErrorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         theme.style(self.error_label, "banner-error", _BANNER_SHAPE)
         self.error_label.hide()
-        self.findings_label = QLabel("")
+        self.findings_label = PlainLabel()
         self.findings_label.setObjectName("responseFindingsLabel")
         self.findings_label.setWordWrap(True)
         self.findings_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -146,7 +149,7 @@ class ResponseView(QWidget):
         # A stream's events go to the Timeline; here one line says what it gave, and where.
         self.stream_summary = QWidget()
         self.stream_summary.setObjectName("streamSummary")
-        self.stream_label = QLabel("")
+        self.stream_label = PlainLabel()
         self.stream_label.setObjectName("streamSummaryLabel")
         self.stream_label.setWordWrap(True)
         self.stream_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -441,7 +444,8 @@ class ResponseView(QWidget):
         try:
             text = self._curl_source()
         except (ValueError, LookupError) as exc:  # UsageError is a ValueError
-            QToolTip.showText(QCursor.pos(), f"No command: {exc}", self.copy_curl_button)
+            tip = plain_tip(f"No command: {exc}")
+            QToolTip.showText(QCursor.pos(), tip or "", self.copy_curl_button)
             return
         QGuiApplication.clipboard().setText(text)
         QToolTip.showText(QCursor.pos(), "Command copied", self.copy_curl_button)

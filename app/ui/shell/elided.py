@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.shell.plain_text import plain_tip, shown
+
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _LINE_EDIT_MARGIN = 2  # QLineEdit's own horizontal text margin (qlineedit_p.h)
 
@@ -35,6 +37,7 @@ class IdField(QLineEdit):
         self.setReadOnly(True)
         self.setPlaceholderText(what)
         self._what = what
+        self._id = ""  # exactly as the agent sent it; the field shows it escaped
         metrics = self.fontMetrics()
         # Room for "0123…cdef" at least: the ends of an id stay recognisable.
         self.setMinimumWidth(metrics.horizontalAdvance("01234…bcdef") + 12)
@@ -42,20 +45,21 @@ class IdField(QLineEdit):
         self.set_id("")
 
     def set_id(self, value: str) -> None:
-        """Show ``value`` (empty: the placeholder)."""
-        if value != self.text():
-            self.setText(value)
+        """Show ``value`` (empty: the placeholder), its control characters escaped."""
+        if value != self._id:
+            self._id = value
+            self.setText(shown(value, multiline=False))
             self.setCursorPosition(0)
         self.setToolTip(
-            f"{self._what}: {value}\n(right-click or Copy to copy it whole)"
+            plain_tip(f"{self._what}: {value}\n(right-click or Copy to copy it whole)")
             if value
             else f"The {self._what} the stream carries (none seen yet)"
         )
 
     def copy_id(self) -> None:
-        """Put the whole id on the clipboard."""
-        if self.text():
-            QGuiApplication.clipboard().setText(self.text())
+        """Put the whole id on the clipboard, exactly as the agent sent it."""
+        if self._id:
+            QGuiApplication.clipboard().setText(self._id)
 
     def elided(self) -> str:
         """The text as painted now (the whole id when it fits)."""
@@ -112,12 +116,15 @@ class ElidedLabel(QLabel):
         self.setObjectName(name)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(self.fontMetrics().height() + 2)  # the same, empty or not
+        self.setTextFormat(Qt.TextFormat.PlainText)
 
     def set_text(self, text: str) -> None:
-        """Show ``text`` (only touching the label when it changes)."""
+        """Show ``text`` (only touching the label when it changes), control characters
+        escaped: notes quote agents."""
+        text = shown(text, multiline=False)
         if text != self.text():
             self.setText(text)
-            self.setToolTip(text)
+            self.setToolTip(plain_tip(text))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QPushButton, QStatusBar
 
+from app.ui.shell.plain_text import shown
+
 
 class MessageBridge(QObject):
     """Status messages of one main window.
@@ -29,7 +31,9 @@ class MessageBridge(QObject):
         self._copy_button: QPushButton | None = None  # made on the first show_details
 
     def show(self, text: str, timeout_ms: int = 0) -> None:
-        """Show ``text`` for ``timeout_ms`` (0: until the next message)."""
+        """Show ``text`` for ``timeout_ms`` (0: until the next message); messages quote
+        agents and files, so their control characters are shown as escapes, on one line."""
+        text = shown(text, multiline=False)
         self._status_bar.showMessage(text, timeout_ms)
         self.shown.emit(text, timeout_ms)
 

@@ -18,6 +18,8 @@ from typing import Any, Generic, TypeVar
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
 
+from app.ui.shell.plain_text import plain_tip, shown
+
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 T = TypeVar("T")
@@ -146,12 +148,13 @@ class TableModel(QAbstractTableModel, Generic[T]):
         if row is None or not 0 <= column < len(self._columns):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            text = self._columns[column].text(row)
+            # Cells show what agents, cards and files say: control characters visible.
+            text = shown(self._columns[column].text(row))
             return text.replace("\n", " ⏎ ") if self.ONE_LINE else text
         if role == Qt.ItemDataRole.EditRole and self._columns[column].editable:
             return self._columns[column].text(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row, column)
+            return plain_tip(self.tooltip(row, column))
         if role == Qt.ItemDataRole.ForegroundRole:
             return self.foreground(row, column)
         return None

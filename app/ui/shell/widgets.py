@@ -6,7 +6,9 @@ from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from app.protocol.visible_text import json_escape_controls
 from app.ui.response.json_highlighter import MAX_HIGHLIGHT_CHARS, JsonHighlighter
+from app.ui.shell.plain_text import shown
 
 # An editor stops highlighting once its document grows past this many characters: the
 # highlighter re-colours pasted text on the GUI thread (~0.4 s per MB on a 2-core box), so a
@@ -73,7 +75,12 @@ class CodeView(QPlainTextEdit):
         return self._highlighter is not None
 
     def set_text(self, text: str) -> None:
-        """Replace the content, highlighting only when the text is small enough."""
+        """Replace the content, highlighting only when the text is small enough.
+
+        A read-only view shows what came from the wire: its control characters are shown
+        as escapes (in a JSON view as JSON escapes, the same JSON value)."""
+        if self.isReadOnly():
+            text = json_escape_controls(text) if self._json else shown(text)
         self.set_highlighting(len(text) <= MAX_HIGHLIGHT_CHARS)
         self._too_big = len(text) > self.highlight_limit
         self._apply_highlighting()

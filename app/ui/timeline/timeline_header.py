@@ -33,6 +33,7 @@ from app.protocol.stream.lifecycle import StreamEnding
 from app.protocol.stream.stream_session import StreamSession
 from app.ui.shell import spacing, theme
 from app.ui.shell.elided import ElidedLabel, IdField
+from app.ui.shell.plain_text import PlainLabel
 
 # Theme roles (colours: app/ui/shell/theme.py).
 _IDLE_BADGE, _STALE_BADGE = "badge-idle", "badge-warn"
@@ -64,7 +65,7 @@ class TimelineHeader(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("timelineHeader")
-        self.state_label = QLabel("no stream")
+        self.state_label = PlainLabel("no stream", multiline=False)  # an unknown state too
         self.state_label.setObjectName("timelineStateLabel")
         theme.style(self.state_label, _IDLE_BADGE, theme.BADGE_SHAPE)
         # The idle badge's border makes it the tallest: every badge gets its height, so the

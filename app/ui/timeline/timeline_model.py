@@ -34,6 +34,7 @@ from app.protocol.events import NOT_JSON
 from app.protocol.findings import Finding
 from app.protocol.stream.stream_items import ItemKind, TaskState
 from app.ui.shell import theme
+from app.ui.shell.plain_text import plain_tip, shown
 from app.ui.timeline.timeline_row import PARSE_RAW, TimelineRow, short_id
 from app.ui.timeline.timeline_store import (
     COL_KIND,
@@ -255,7 +256,9 @@ class TimelineModel(QAbstractTableModel):
         store = self.store
         col = index.column()
         if role == _DISPLAY:
-            return store.display(n, col)
+            text = store.display(n, col)
+            # The task id and the summary are the agent's: control characters shown escaped.
+            return shown(text, multiline=False) if col in (COL_TASK, COL_SUMMARY) else text
         if role == _FOREGROUND:  # colours of the theme table (app/ui/shell/theme.py)
             packed = store.packed(n)
             if col == COL_STATE:
@@ -279,7 +282,7 @@ class TimelineModel(QAbstractTableModel):
         if role == _ALIGNMENT:
             return _RIGHT if col in (COL_SEQ, COL_TIME) else None
         if role == _TOOLTIP:
-            return store.tooltip(n, col)
+            return plain_tip(store.tooltip(n, col))
         if role == ROW_ROLE:
             return store.row(n)
         return None

@@ -21,7 +21,6 @@ from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QSplitter,
     QTableView,
@@ -47,6 +46,7 @@ from app.ui.response.find_bar import FindBar, Target
 from app.ui.response.formatting import error_text, pretty_json, raw_preview
 from app.ui.response.json_tree import JsonTreePage
 from app.ui.shell import theme
+from app.ui.shell.plain_text import PlainLabel
 from app.ui.shell.widgets import CodeView
 from app.ui.timeline.timeline_columns import set_task_column, size_columns
 from app.ui.timeline.timeline_filter import TimelineFilterBar
@@ -126,7 +126,7 @@ class TimelinePanel(QWidget):
         self.raw_view = CodeView("timelineRawView", read_only=True, json=False)
         self.json_view = CodeView("timelineJsonView", read_only=True)
         self.json_view.setPlaceholderText("Select a row to see its JSON here")
-        self.findings_label = QLabel("")
+        self.findings_label = PlainLabel()  # findings quote the agent's values
         self.findings_label.setObjectName("timelineFindingsLabel")
         self.findings_label.setWordWrap(True)
         theme.style(self.findings_label, "banner-warn", "border-radius: 4px; padding: 4px;")
