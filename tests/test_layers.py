@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import grimp
+import pytest
 
 import app
 
@@ -58,9 +59,26 @@ def test_the_layers_contract_places_everything() -> None:
     assert contract["layers"][0] == "ui"  # the GUI on top: nothing imports it
 
 
-def test_the_root_package_is_qt_free() -> None:
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("app", include_external_packages=True, cache_dir=None)
+
+
+def test_the_gui_does_not_import_the_cli(graph: grimp.ImportGraph) -> None:
+    """The two front ends share what lies below them; the GUI's options are read by the
+    entry point, the history's jsonl export is ``app.history.jsonl_export``."""
+    contract = _contract("The GUI does not import the CLI")
+    assert contract["type"] == "forbidden"
+    assert contract["source_modules"] == ["app.ui"]
+    assert contract["forbidden_modules"] == ["app.commands"]
+    assert not contract.get("allow_indirect_imports", False)
+    # What lint-imports checks, here too, so that the suite alone catches a regression.
+    chains = graph.find_shortest_chains(importer="app.ui", imported="app.commands")
+    assert not chains, sorted(" -> ".join(chain) for chain in chains)
+
+
+def test_the_root_package_is_qt_free(graph: grimp.ImportGraph) -> None:
     """``app/__init__.py`` itself (a contract on ``app`` would take in app.ui too)."""
-    graph = grimp.build_graph("app", include_external_packages=True, cache_dir=None)
     imported = graph.find_modules_directly_imported_by("app")
     assert not {m for m in imported if m.split(".")[0] in {"PySide6", "qasync"}}
     assert not {m for m in imported if m == "app.ui" or m.startswith("app.ui.")}

@@ -69,28 +69,3 @@ def say(text: str, *, stdout: bool = False, flush: bool = False) -> None:
     name)."""
     out = sys.stdout if stdout else sys.stderr
     print(escape_controls(text, multiline=True), file=out, flush=flush)
-
-
-def gui_parser(subcommands: Mapping[str, str]) -> argparse.ArgumentParser:
-    """The ``a2a-workbench`` (GUI) options; ``--help`` also lists ``subcommands`` (name →
-    one-line summary). Plain argparse errors: the GUI is not a scripted command."""
-    lines = [f"  {name:<12} {summary}" for name, summary in subcommands.items()]
-    p = argparse.ArgumentParser(
-        prog="a2a-workbench",
-        description="A2A Workbench",
-        epilog="commands (a2a-workbench COMMAND --help):\n" + "\n".join(lines),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("--no-demo", action="store_true", help="do not start the bundled demo agent")
-    p.add_argument("--endpoint", default="", help="open a first tab pointed at this URL")
-    p.add_argument(
-        "--selftest",
-        action="store_true",
-        help="start with the demo agent, send the first request, check the answer, quit "
-        "(exit 0 when it says 'Sum: 42'); for packaging and CI smoke tests. Runs in a "
-        "temporary home: the user's session, settings and history are neither read nor written",
-    )
-    p.add_argument(
-        "--verbose", action="store_true", help="log INFO lines to stderr too (default: warnings)"
-    )
-    return p

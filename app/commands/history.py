@@ -28,13 +28,14 @@ import sys
 from collections.abc import AsyncIterator, Iterable
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, for_terminal, pretty
+from app.history.jsonl_export import event_records, write_jsonl
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
 from app.protocol.events import ExchangeEvent
-from app.protocol.records import ExchangeRecords, line, record
+from app.protocol.records import line, record
 from app.protocol.request import A2ARequest
 
 # --- recording send / run ---------------------------------------------------------------
@@ -150,28 +151,6 @@ def pretty_entry(entry: HistoryEntry) -> str:
     )
 
 
-def event_records(events: Iterable[ExchangeEvent]) -> list[dict[str, Any]]:
-    """The records ``send`` prints for ``events`` (stored events are already masked)."""
-    encoder = ExchangeRecords()
-    return [r for e in events if (r := encoder.record(e)) is not None]
-
-
-def write_jsonl(store: HistoryStore, ids: list[int], out: TextIO) -> None:
-    """Every event record of the entries ``ids``, each with ``"exchange": id``."""
-    for exchange_id in ids:
-        for each in event_records(store.iter_events(exchange_id)):
-            out.write(for_terminal(line({**each, "exchange": exchange_id}), out) + "\n")
-
-
-def _all_ids(store: HistoryStore) -> list[int]:
-    ids: list[int] = []
-    before: int | None = None
-    while page := store.entries(limit=1000, before=before):
-        ids.extend(e.id for e in page)
-        before = page[-1].id
-    return ids[::-1]
-
-
 def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     if args.command == "list":
         where = HistoryFilter(args.text, args.method, args.outcome, args.endpoint)
@@ -190,7 +169,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
             text = line(shown) if jsonl else pretty(shown)
             print(for_terminal(text, sys.stdout, pretty=not jsonl))
         return EXIT_OK
-    ids = ids or _all_ids(store)
+    ids = ids or store.ids()
     fixture_only = [f for f, on in (("--stable-ids", args.stable_ids), ("--redact", args.redact),
                     ("--redact-from", args.redact_from), ("--card", args.card)) if on]  # fmt: skip
     if fixture_only and args.format != "fixture":

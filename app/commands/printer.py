@@ -16,7 +16,7 @@ from app.protocol.events import ExchangeEvent, ExchangeFinding, Outcome
 from app.protocol.findings import Severity
 from app.protocol.records import ExchangeRecords, line
 from app.protocol.records import body_value as body_value  # re-exported: tests read it here
-from app.protocol.visible_text import escape_controls, json_escape_controls
+from app.protocol.visible_text import escape_controls, json_for
 
 EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, EXIT_USAGE = 0, 1, 2, 3
 
@@ -133,11 +133,7 @@ def for_terminal(text: str, out: TextIO, *, pretty: bool = False) -> str:
     (DEL, C1, bidirectional marks) are spelled as ``\\uNNNN``, the same JSON value."""
     if pretty:
         return escape_controls(text, multiline=True)
-    try:
-        tty = out.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    return json_escape_controls(text) if tty else text
+    return json_for(text, out)
 
 
 def _indent(value: Any) -> str:

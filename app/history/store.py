@@ -247,6 +247,11 @@ class HistoryStore:
             return int(self._db.execute(f"SELECT count(*) FROM exchanges WHERE {sql}", args)
                        .fetchone()[0])  # fmt: skip
 
+    def ids(self) -> list[int]:
+        """Every entry's id, oldest first (an export of the whole history)."""
+        with self._lock:
+            return [row[0] for row in self._db.execute("SELECT id FROM exchanges ORDER BY id")]
+
     def entry(self, exchange_id: int) -> HistoryEntry | None:
         with self._lock:
             row = self._db.execute(

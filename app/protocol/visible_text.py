@@ -16,6 +16,7 @@ that would read it as HTML.
 from __future__ import annotations
 
 import re
+from typing import TextIO
 
 __all__ = ["escape_controls", "json_escape_controls"]
 
@@ -64,3 +65,14 @@ def json_escape_controls(text: str) -> str:
     bidirectional marks; a JSON encoder escapes C0 itself) spelled as ``\\uNNNN``: the same
     JSON value, safe on a terminal. Newlines and tabs between tokens stay."""
     return _MULTI_LINE.sub(_json_escape, text) if _MULTI_LINE.search(text) else text
+
+
+def json_for(text: str, out: TextIO) -> str:
+    """A JSON line made safe for ``out``: exact for pipes and files; on a terminal the
+    characters a JSON encoder leaves raw (DEL, C1, bidirectional marks) are spelled as
+    ``\\uNNNN``, the same JSON value."""
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return json_escape_controls(text) if tty else text

@@ -14,9 +14,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from app.commands.history import event_records
 from app.history import recorder as recorder_module
 from app.history.har_export import har_log
+from app.history.jsonl_export import event_records
 from app.history.store import HistoryStore
 from app.paths import history_path
 from app.protocol import exchange

@@ -94,6 +94,7 @@ def test_list_filter_page_delete(tmp_path: Path) -> None:
         assert events[2] == ResponseBody(0.02, b'{"ok": true}', "application/json", {"ok": True})
         assert store.delete([ids[0]]) == 1
         assert store.entry(ids[0]) is None and store.events(ids[0]) == []
+        assert store.ids() == ids[1:]  # every entry, oldest first: an export of them all
         assert store.clear() == 29
         assert store.count() == 0
     finally:

@@ -7,7 +7,7 @@ import json
 
 from mcp import Client, StdioServerParameters
 
-from app.commands.mcp.client_config import launch_command, snippets
+from app.install import launch_command, snippets
 from tests.mcp.harness import REPO, server_env
 
 

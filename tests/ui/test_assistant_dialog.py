@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QDialog, QPushButton
 
-from app.commands.mcp.client_config import launch_command
+from app.install import launch_command
 from app.ui.shell.main_window import MainWindow
 
 

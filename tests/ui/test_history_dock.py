@@ -158,6 +158,18 @@ def test_exchanges_sent_in_the_gui_are_listed_opened_compared_deleted_and_kept(
     wait_until(lambda: "Exported" in window.statusBar().currentMessage())
     assert len(json.loads(har.read_text())["log"]["entries"]) == 2
     har.unlink()
+    jsonl = har.with_suffix(".jsonl")
+    monkeypatch.setattr(
+        "PySide6.QtWidgets.QFileDialog.getSaveFileName", lambda *a, **k: (str(jsonl), "")
+    )
+    select_rows(qtbot, view, 0)
+    (chosen,) = panel.selected_ids()
+    click(qtbot, panel, "historyExportButton")
+    wait_until(lambda: "Exported 1 entries" in window.statusBar().currentMessage())
+    records = [json.loads(text) for text in jsonl.read_text().splitlines()]
+    assert [records[0]["event"], records[-1]["event"]] == ["request", "end"]
+    assert {r["exchange"] for r in records} == {chosen}
+    jsonl.unlink()
 
     # Delete one; restart keeps the other.
     select_rows(qtbot, view, 0)

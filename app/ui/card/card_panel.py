@@ -192,7 +192,6 @@ class CardPanel(QWidget):
         self.detail_label.setObjectName("cardStatusDetail")
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail_label.setTextFormat(Qt.TextFormat.PlainText)
         # What is left beside the badge, whatever the text: a long word never widens the pane.
         self.detail_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.legacy_button = QPushButton("Try the legacy /.well-known/agent.json")

@@ -415,15 +415,10 @@ class HistoryPanel(QWidget):
 
 def _export(store: HistoryStore, ids: list[int], fmt: str, path: Path) -> int:
     """Write ``ids`` (all when empty, oldest first) to ``path``; how many were written."""
-    from app.commands.history import write_jsonl
     from app.history.har_export import har_log
+    from app.history.jsonl_export import write_jsonl
 
-    if not ids:
-        before: int | None = None
-        while page := store.entries(limit=1000, before=before):
-            ids.extend(e.id for e in page)
-            before = page[-1].id
-        ids.reverse()
+    ids = ids or store.ids()
     with path.open("w", encoding="utf-8") as out:
         if fmt == "jsonl":
             write_jsonl(store, ids, out)

@@ -36,43 +36,6 @@ if TYPE_CHECKING:
     from app.ui.shell.demo_process import DemoAgentProcess
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    """GUI options: ``--no-demo``, ``--endpoint URL``, ``--selftest`` and ``--verbose``."""
-    plain = plain_args(argv)
-    if plain is not None:
-        return plain
-    from app.commands import SUMMARIES
-    from app.commands.cli import gui_parser
-
-    return gui_parser(SUMMARIES).parse_args(argv)
-
-
-def plain_args(argv: list[str]) -> argparse.Namespace | None:
-    """What :func:`app.commands.cli.gui_parser` makes of ``argv`` when it holds the options
-    spelt out, each once (as a launcher passes them), else None: argparse parses the
-    rest (abbreviations, ``--endpoint=URL``, errors, help). Building the parser looks up
-    gettext catalogues for every message, ~3 ms before the first paint (bench/startup.py)."""
-    values: dict[str, Any] = {"no_demo": False, "endpoint": "", "selftest": False}
-    values["verbose"] = False
-    flags = {"--no-demo": "no_demo", "--selftest": "selftest", "--verbose": "verbose"}
-    seen: set[str] = set()
-    rest = iter(argv)
-    for arg in rest:
-        if arg in seen:
-            return None
-        seen.add(arg)
-        if arg in flags:
-            values[flags[arg]] = True
-        elif arg == "--endpoint":
-            url = next(rest, None)
-            if url is None or url.startswith("-"):
-                return None
-            values["endpoint"] = url
-        else:
-            return None
-    return argparse.Namespace(**values)
-
-
 async def _main(window: MainWindow, demo: DemoAgentProcess | None, selftest: bool) -> int:
     import asyncio
 
@@ -138,9 +101,12 @@ def _paint(app: QApplication, window: MainWindow, timeout: float = 0.5) -> None:
     app.processEvents()
 
 
-def run_gui(argv: list[str]) -> int:
-    """Run the desktop app until its window is closed; returns the exit status."""
-    args = parse_args(argv)
+def run_gui(args: argparse.Namespace) -> int:
+    """Run the desktop app until its window is closed; returns the exit status.
+
+    ``args`` are the GUI's options, parsed by the entry point (``app.__main__.gui_options``)
+    before Qt was imported.
+    """
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     # httpx logs every request at INFO; the response view already shows them.

@@ -1,6 +1,6 @@
 """Help → *Use with a coding assistant*: the configuration that makes Claude Code, VS Code or
 Cursor start this install's MCP server (``a2a-workbench mcp``), ready to copy
-(:mod:`app.commands.mcp.client_config`)."""
+(:mod:`app.install`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.commands.mcp.client_config import Snippet, snippets
+from app.install import Snippet, snippets
 
 INTRO = (
     "A coding assistant can fetch and check cards, send requests and streams, verify "
