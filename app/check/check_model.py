@@ -16,6 +16,12 @@ class CheckStatus(StrEnum):
     FAIL = "fail"
     WARN = "warn"
     SKIP = "skip"
+    """Could not be tested: a prerequisite failed, no credentials were given, the budget ran
+    out, the agent is out of the push receiver's reach."""
+    NA = "n/a"
+    """Not applicable: the card does not claim what the check tests (streaming, push, an
+    extended card, security, a required extension), or the binding or version has no such
+    thing (a JSON-RPC rule over gRPC, ListTasks in 0.3)."""
 
 
 class CheckArea(StrEnum):
@@ -44,7 +50,7 @@ class CheckResult:
     section: str
     """The spec section the rule comes from, e.g. ``A2A 1.0 §3.3.2`` (``""`` if none)."""
     detail: str = ""
-    """Why it failed / was skipped / what was seen; one or more lines."""
+    """Why it failed / was skipped / does not apply / what was seen; one or more lines."""
     interface: str = ""
     """Which interface: ``"JSONRPC 1.0 http://127.0.0.1:8000/"``; ``""`` for card-wide."""
     exchanges: tuple[int, ...] = ()

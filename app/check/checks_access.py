@@ -15,7 +15,7 @@ from typing import Any
 from app.check.calls import CallResult
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
-from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
+from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped, warned
 from app.check.target import EXTENSION_REQUIRED, Target, expected_form, matches
 from app.protocol.methods.catalog import MethodRole, TemplateContext
 from app.protocol.net.auth import AuthKind
@@ -47,7 +47,7 @@ def _claims_extended(ctx: CheckContext) -> bool:
 async def extended_with_credentials(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _claims_extended(ctx):
-        return skipped("the card does not claim an extended card")
+        return not_applicable("the card does not claim an extended card")
     if _declares_security(ctx) and not _has_credentials(ctx):
         return skipped("the card declares security and no credentials were given")
     if _declares_security(ctx) and target.index in ctx.withheld:
@@ -69,9 +69,9 @@ def refused(call: CallResult) -> bool:
 async def extended_without_credentials(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _claims_extended(ctx):
-        return skipped("the card does not claim an extended card")
+        return not_applicable("the card does not claim an extended card")
     if not _declares_security(ctx):
-        return skipped("the card declares no security: anyone may read the extended card")
+        return not_applicable("the card declares no security: anyone may read the extended card")
     call = await ctx.role_call(target, MethodRole.EXTENDED_CARD, auth=False)
     if call.ok and _is_card(call.value):
         return failed("the extended card was served to a caller without credentials")
@@ -86,7 +86,7 @@ async def required_extensions(ctx: CheckContext, target: Target | None) -> Verdi
     assert target is not None
     required = [e.uri for e in ctx.view.capabilities.extensions if e.required]
     if not required:
-        return skipped("the card requires no extension")
+        return not_applicable("the card requires no extension")
     call = await ctx.role_call(
         target, MethodRole.SEND, TemplateContext(text=ctx.message_text), extensions=()
     )
@@ -102,7 +102,7 @@ async def required_extensions(ctx: CheckContext, target: Target | None) -> Verdi
 async def unauthenticated(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _declares_security(ctx):
-        return skipped("the card declares no security")
+        return not_applicable("the card declares no security")
     call = await ctx.role_call(
         target, MethodRole.SEND, TemplateContext(text=ctx.message_text), auth=False
     )

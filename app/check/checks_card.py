@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
-from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped, warned
+from app.check.spec import CheckSpec, Scope, Verdict, failed, not_applicable, passed, warned
 from app.check.target import VERSION_NOT_SUPPORTED, Target, expected_form, matches
 from app.protocol.card.card_shape import CardProblem, Severity
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
@@ -64,7 +64,7 @@ def _send_method(target: Target) -> str:
 async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not target.v1:
-        return skipped("0.3 has no A2A-Version header to negotiate")
+        return not_applicable("0.3 has no A2A-Version header to negotiate")
     call = await ctx.role_call(
         target,
         MethodRole.SEND,

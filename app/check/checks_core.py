@@ -7,7 +7,7 @@ from typing import Any
 
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of, task_state
-from app.check.spec import CheckSpec, Verdict, failed, passed, skipped
+from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped
 from app.check.target import Target
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.methods.parts import Dialect, dialect_of
@@ -131,7 +131,7 @@ def _tasks_page(value: Any) -> tuple[list[Any], str] | None:
 async def list_tasks(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not target.v1:
-        return skipped("ListTasks is a 1.0 method")
+        return not_applicable("ListTasks is a 1.0 method")
     # At least one task to list (the store may hold more: then a page of one has a next).
     await finished_task(ctx, target)
     first = await ctx.call(target, "ListTasks", params={"pageSize": 1})

@@ -10,7 +10,7 @@ from app.check.calls import CallResult
 from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
 from app.check.context import UNKNOWN_TASK_ID, CheckContext, task_of, task_state
-from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
+from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped, warned
 from app.check.target import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -93,8 +93,9 @@ async def not_cancelable(ctx: CheckContext, target: Target | None) -> Verdict:
 
 def _jsonrpc_only(target: Target) -> Verdict | None:
     # The JSON-RPC rules send broken envelopes and expect JSON-RPC error codes.
-    if not traits(target.binding).payload.envelope:
-        return skipped("a JSON-RPC rule")
+    found = traits(target.binding)
+    if not found.payload.envelope:
+        return not_applicable(f"a JSON-RPC rule: {found.label} requests have no JSON-RPC envelope")
     return None
 
 
@@ -113,7 +114,7 @@ async def invalid_params(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     found = traits(target.binding)
     if found.payload is Payload.PROTO:
-        return skipped(
+        return not_applicable(
             f"{found.a_label} request is a typed message: it cannot carry ill-typed params"
         )
     method = method_for_role(target.version, MethodRole.SEND).name

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, task_of
-from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped
+from app.check.spec import CheckSpec, Scope, Verdict, failed, not_applicable, passed, skipped
 from app.check.target import Target
 from app.protocol.methods.catalog import MethodRole, TemplateContext
 from app.protocol.stream.gaps import find_gaps
@@ -25,7 +25,7 @@ GAP_TASK_TEXT = "stream 4 150"
 async def resubscribe_gaps(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if ctx.view.capabilities.streaming is not True:
-        return skipped("the card does not claim streaming")
+        return not_applicable("the card does not claim streaming")
     first = await ctx.role_call(
         target, MethodRole.STREAM, TemplateContext(text=GAP_TASK_TEXT), drop_after=1
     )

@@ -15,7 +15,7 @@ from typing import Any
 from app.check.calls import CallResult
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of, task_state
-from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped
+from app.check.spec import CheckSpec, Scope, Verdict, failed, not_applicable, passed, skipped
 from app.check.target import (
     TASK_NOT_CANCELABLE,
     TASK_NOT_FOUND,
@@ -24,6 +24,7 @@ from app.check.target import (
     classify,
     matches,
 )
+from app.protocol.types import Binding
 
 Normal = dict[str, Any]
 
@@ -107,6 +108,16 @@ def _bindings(ctx: CheckContext, target: Target) -> list[Target]:
     return list(seen.values())
 
 
+def _card_bindings(ctx: CheckContext, target: Target) -> set[Binding]:
+    """The bindings the card lists for ``target``'s version (that this app speaks), checked
+    in this run or not (``--interface``)."""
+    return {
+        i.known_binding
+        for i in ctx.view.interfaces
+        if i.known_binding is not None and i.speakable and i.major_minor == target.version.value
+    }
+
+
 async def _compare(
     ctx: CheckContext,
     target: Target | None,
@@ -117,7 +128,12 @@ async def _compare(
     assert target is not None
     targets = _bindings(ctx, target)
     if len(targets) < 2:
-        return skipped(f"the card lists one binding for {target.version.value}")
+        listed = len(_card_bindings(ctx, target))
+        if listed < 2:
+            return not_applicable(f"the card lists one binding for {target.version.value}")
+        return skipped(
+            f"one of the card's {listed} bindings for {target.version.value} was checked"
+        )
     normals: dict[str, Normal] = {}
     for t in targets:
         result = await call(ctx, t)
@@ -178,7 +194,7 @@ async def parity_error(ctx: CheckContext, target: Target | None) -> Verdict:
 
 async def parity_list(ctx: CheckContext, target: Target | None) -> Verdict:
     if target is not None and not target.v1:
-        return skipped("ListTasks is a 1.0 method")
+        return not_applicable("ListTasks is a 1.0 method")
     return await _compare(ctx, target, _list, "ListTasks")
 
 

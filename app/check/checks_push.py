@@ -19,7 +19,16 @@ from urllib.parse import urlsplit
 from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
 from app.check.context import CheckContext, task_of
-from app.check.spec import CheckSpec, Scope, Verdict, failed, passed, skipped, warned
+from app.check.spec import (
+    CheckSpec,
+    Scope,
+    Verdict,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+    warned,
+)
 from app.check.target import Target
 from app.protocol.methods.catalog import (
     PUSH_CONFIG_ID_PLACEHOLDER,
@@ -95,7 +104,7 @@ def _config_id(value: Any) -> str:
 async def push_config(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _claims_push(ctx):
-        return skipped("the card does not claim push notifications")
+        return not_applicable("the card does not claim push notifications")
     task, reason = await finished_task(ctx, target)
     if task is None:
         return skipped(reason)
@@ -159,7 +168,7 @@ def _loopback(target: Target) -> bool:
 async def push_delivery(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _claims_push(ctx):
-        return skipped("the card does not claim push notifications")
+        return not_applicable("the card does not claim push notifications")
     if not _loopback(target):
         return skipped("the agent is not on this machine: it cannot reach a loopback receiver")
     method = method_for_role(target.version, MethodRole.SEND).name

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.check.check_model import CheckArea
 from app.check.context import UNKNOWN_TASK_ID, CheckContext
-from app.check.spec import CheckSpec, Verdict, failed, passed, skipped, warned
+from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, warned
 from app.check.target import TASK_NOT_FOUND, Target, expected_form, matches
 from app.protocol.events import ErrorKind
 from app.protocol.methods.catalog import MethodRole, TemplateContext
@@ -27,7 +27,7 @@ def _streaming(ctx: CheckContext) -> bool | None:
 async def stream_lifecycle(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if _streaming(ctx) is not True:
-        return skipped("the card does not claim streaming")
+        return not_applicable("the card does not claim streaming")
     call = await ctx.role_call(target, MethodRole.STREAM, TemplateContext(text=ctx.task_text))
     if call.rpc_error is not None and not call.items:
         return failed(f"the card claims streaming, but the stream was refused: {call.describe()}")
@@ -54,7 +54,7 @@ async def stream_lifecycle(ctx: CheckContext, target: Target | None) -> Verdict:
 async def stream_refused(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if _streaming(ctx) is True:
-        return skipped("the card claims streaming")
+        return not_applicable("the card claims streaming")
     call = await ctx.role_call(target, MethodRole.STREAM, TemplateContext(text=ctx.task_text))
     if call.items and call.rpc_error is None:
         return failed(
@@ -68,7 +68,7 @@ async def stream_refused(ctx: CheckContext, target: Target | None) -> Verdict:
 async def subscribe_unknown(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if _streaming(ctx) is not True:
-        return skipped("the card does not claim streaming")
+        return not_applicable("the card does not claim streaming")
     call = await ctx.role_call(
         target, MethodRole.SUBSCRIBE, TemplateContext(task_id=UNKNOWN_TASK_ID)
     )

@@ -36,7 +36,13 @@ def warned(detail: str) -> Verdict:
 
 
 def skipped(detail: str) -> Verdict:
+    """Could not be tested (:attr:`CheckStatus.SKIP`)."""
     return Verdict(CheckStatus.SKIP, detail)
+
+
+def not_applicable(detail: str) -> Verdict:
+    """Does not apply to this card, binding or version (:attr:`CheckStatus.NA`)."""
+    return Verdict(CheckStatus.NA, detail)
 
 
 class Scope(Enum):

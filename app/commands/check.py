@@ -11,7 +11,7 @@ Runs :func:`app.check.runner.run_check` and prints one record per line (``jsonl`
 exchange is recorded in the history unless ``--no-history``; a finding's ``exchanges`` are
 the entry ids (``a2a-workbench history show ID``).
 
-Exit statuses: 0 no check failed (warnings and skips allowed), 1 a check failed, 2 the agent
+Exit statuses: 0 no check failed (warnings, skips and n/a allowed), 1 a check failed, 2 the agent
 could not be reached (no card, or no interface answered), 3 usage error.
 """
 
@@ -53,13 +53,18 @@ _CASE_STATUS = {
     CheckStatus.WARN: CaseStatus.PASSED,
     CheckStatus.FAIL: CaseStatus.FAILED,
     CheckStatus.SKIP: CaseStatus.SKIPPED,
+    # JUnit has no "not applicable" either: a skip whose message and property say n/a.
+    CheckStatus.NA: CaseStatus.SKIPPED,
 }
 _MARK = {
     CheckStatus.PASS: "✓ pass",
     CheckStatus.WARN: "! warn",
     CheckStatus.FAIL: "✗ FAIL",
     CheckStatus.SKIP: "- skip",
+    CheckStatus.NA: "· n/a ",
 }
+_NOT_JUDGED = (CheckStatus.SKIP, CheckStatus.NA)
+"""Printed on one line with their reason: nothing was judged."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,7 +170,7 @@ def pretty_line(event: CheckEvent) -> str | None:
         head = f"{_MARK[event.status]}  {event.check_id}{where}: {event.title}"
         if event.status is CheckStatus.PASS:
             return head
-        if event.status is CheckStatus.SKIP:
+        if event.status in _NOT_JUDGED:
             return f"{head} ({event.detail})" if event.detail else head
         lines = [head, *(f"      {line}" for line in event.detail.splitlines())]
         if event.section:
@@ -187,6 +192,8 @@ def junit_suites(results: list[CheckResult]) -> list[JUnitSuite]:
     for r in results:
         name = f"{r.check_id} [{r.interface}]" if r.interface else r.check_id
         line = " ".join(r.detail.split()) or r.title
+        if r.status is CheckStatus.NA:
+            line = f"n/a: {line}"
         message = line if len(line) <= 200 else line[:199] + "…"
         exchanges = ", ".join(str(i) for i in r.exchanges)
         seen = f"\nexchanges: {exchanges} (a2a-workbench history show ID)" if exchanges else ""
@@ -198,6 +205,7 @@ def junit_suites(results: list[CheckResult]) -> list[JUnitSuite]:
                 time_s=r.duration_ms / 1000.0,
                 message=message,
                 detail=f"{r.title}\n{r.section}\n{r.detail}{seen}".strip(),
+                properties=(("status", r.status.value),) if r.status is CheckStatus.NA else (),
             )
         )
     return [JUnitSuite(f"check.{area}", cases) for area, cases in areas.items()]

@@ -2,7 +2,8 @@
 
 The schema CI servers accept in practice (Jenkins, GitLab, GitHub reporters): one
 ``<testsuites>`` with ``<testsuite>`` s of ``<testcase>`` s, each with at most one
-``<failure>``, ``<error>`` or ``<skipped>``. Written with the standard library's
+``<failure>``, ``<error>`` or ``<skipped>`` (and ``<properties>`` first, the per-case
+extension pytest and the CI reporters read). Written with the standard library's
 ElementTree and the one atomic writer, so a report is either whole or absent.
 """
 
@@ -36,6 +37,8 @@ class JUnitCase:
     """One line, the ``message`` attribute of a failure, error or skip."""
     detail: str = ""
     """The element's text: what a reader needs to see why (may be several lines)."""
+    properties: tuple[tuple[str, str], ...] = ()
+    """``(name, value)`` pairs, written as the case's ``<properties>``."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ def junit_xml(suites: Sequence[JUnitSuite], name: str = "a2a-workbench") -> byte
                 name=_clean(case.name),
                 time=f"{case.time_s:.3f}",
             )
+            if case.properties:
+                holder = ET.SubElement(case_element, "properties")
+                for prop, text in case.properties:
+                    ET.SubElement(holder, "property", name=_clean(prop), value=_clean(text))
             child = _CHILD.get(case.status)
             if child is not None:
                 sub = ET.SubElement(case_element, child, message=_clean(case.message))

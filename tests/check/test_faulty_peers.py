@@ -53,7 +53,11 @@ async def test_an_agent_claiming_no_streaming_refuses_the_stream_method(
     assert by_status(results, CheckStatus.FAIL) == []
     refused = [r for r in results if r.check_id == "streaming.refused"]
     assert [r.status for r in refused] == [CheckStatus.PASS, CheckStatus.PASS]
-    assert {r.status for r in results if r.check_id.startswith("push.")} == {CheckStatus.SKIP}
+    # The card claims no push: not applicable, which is not "could not be tested".
+    assert {r.status for r in results if r.check_id.startswith("push.")} == {CheckStatus.NA}
+    assert {r.detail for r in results if r.check_id.startswith("push.")} == {
+        "the card does not claim push notifications"
+    }
 
 
 async def test_an_enforced_required_extension_passes_and_every_other_call_carries_it(

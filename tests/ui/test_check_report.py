@@ -126,7 +126,7 @@ def test_results_are_grouped_by_area_in_order_with_status_colours(
     assert (bar.value(), bar.maximum()) == (len(RESULTS), len(RESULTS))
     assert "Demo agent" in child(view, QLabel, "checkAgentLabel").text()
     summary = child(view, QLabel, "checkSummaryLabel").text()
-    assert summary == "Completed in 1.2 s — 3 pass · 1 fail · 1 warn · 1 skip"
+    assert summary == "Completed in 1.2 s — 3 pass · 1 fail · 1 warn · 1 skip · 0 n/a"
     assert not child(view, QPushButton, "checkStopButton").isEnabled()
     tree.expandAll()
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -21,8 +21,11 @@ SYMBOL = {
     CheckStatus.FAIL: "✗ fail",
     CheckStatus.WARN: "! warn",
     CheckStatus.SKIP: "– skip",
+    CheckStatus.NA: "○ n/a",
 }
-_WORST_FIRST = (CheckStatus.FAIL, CheckStatus.WARN, CheckStatus.PASS, CheckStatus.SKIP)
+_WORST_FIRST = (
+    CheckStatus.FAIL, CheckStatus.WARN, CheckStatus.PASS, CheckStatus.SKIP, CheckStatus.NA,
+)  # fmt: skip
 AREA_TITLES = {
     CheckArea.CARD: "Agent Card",
     CheckArea.CORE: "Core methods",
@@ -44,6 +47,7 @@ def status_brush(status: CheckStatus) -> QBrush:
         CheckStatus.FAIL: b.error_text,
         CheckStatus.WARN: b.warn_text,
         CheckStatus.SKIP: b.muted_text,
+        CheckStatus.NA: b.muted_text,
     }[status]
 
 
