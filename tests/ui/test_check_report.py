@@ -38,7 +38,8 @@ RESULTS = [
                 "A2A 1.0 §8.2"),
     CheckResult("errors.task-not-found", CheckArea.ERRORS, "unknown task id gets TaskNotFound",
                 CheckStatus.FAIL, "A2A 1.0 §3.3.2",
-                "expected -32001 TaskNotFoundError\ngot -32603 Internal error", JSONRPC, (7, 8)),
+                "expected -32001 TaskNotFoundError\ngot -32603 Internal error", JSONRPC, (7, 8),
+                tck=("CORE-GET-002", "JSONRPC-SSE-002")),
     CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
                 CheckStatus.PASS, "A2A 1.0 §3.1.1", "", JSONRPC, (5,)),
     CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
@@ -111,8 +112,9 @@ def test_results_are_grouped_by_area_in_order_with_status_colours(
     assert model.item(2, STATUS).text() == "✗ fail"
     failed = errors.child(0, CHECK)
     assert failed.text() == "unknown task id gets TaskNotFound"
-    assert [errors.child(0, c).text() for c in range(1, 5)] == [
-        "✗ fail", JSONRPC, "A2A 1.0 §3.3.2", "expected -32001 TaskNotFoundError …",
+    assert [errors.child(0, c).text() for c in range(1, 6)] == [
+        "✗ fail", JSONRPC, "A2A 1.0 §3.3.2", "CORE-GET-002, JSONRPC-SSE-002",
+        "expected -32001 TaskNotFoundError …",
     ]  # fmt: skip
     assert errors.child(0, STATUS).foreground() == brushes().error_text
     assert model.item(0, STATUS).foreground() == brushes().ok_text

@@ -9,8 +9,8 @@ from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel
 from app.check.check_model import CheckArea, CheckResult, CheckStatus
 from app.ui.shell.theme import brushes
 
-COLUMNS = ("Check", "Status", "Interface", "Section", "Detail")
-CHECK, STATUS, INTERFACE, SECTION, DETAIL = range(5)
+COLUMNS = ("Check", "Status", "Interface", "Section", "a2a-tck", "Detail")
+CHECK, STATUS, INTERFACE, SECTION, TCK, DETAIL = range(6)
 EXCHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
 """On an exchange row: its history entry id."""
 RESULT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -85,6 +85,7 @@ class CheckReportModel(QStandardItemModel):
             _cell(SYMBOL[result.status]),
             _cell(result.interface or "card-wide", result.interface),
             _cell(result.section),
+            _cell(", ".join(result.tck), "the a2a-tck requirement ids it corresponds to"),
             _cell(first + more, result.detail),
         ]
         row[STATUS].setForeground(status_brush(result.status))
