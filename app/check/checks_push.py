@@ -151,6 +151,10 @@ async def push_not_supported(ctx: CheckContext, target: Target | None) -> Verdic
     assert target is not None
     if _claims_push(ctx):
         return not_applicable("the card claims push notifications (push.config checks them)")
+    if not target.v1:
+        # 0.3 servers disagree on a REST push config's body (docs/PEERS.md Q19), so a
+        # refusal there may not be about push at all.
+        return not_applicable("a rule of A2A 1.0 (§3.3.4)")
     task, _ = await finished_task(ctx, target)
     task_id = task["id"] if task is not None else UNKNOWN_TASK_ID
     create = _METHODS[target.version][0]
@@ -215,7 +219,7 @@ CHECKS = (
         CheckArea.PUSH,
         "no push notifications claimed: a push config gets PushNotificationNotSupported",
         "A2A 1.0 §3.3.4, §5.4",
-        "A2A 0.3 §7.5, §8.2",
+        "",
         push_not_supported,
         tck=("CORE-CAP-001", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
