@@ -11,7 +11,9 @@ Exit statuses of the headless commands are documented in docs/CLI.md.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 
 from app.commands import SUBCOMMANDS
 
@@ -27,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[args[0]](args[1:])
+        return headless(SUBCOMMANDS[args[0]], args[1:])
     if args and args[0] in ("-h", "--help"):
         from app.commands import SUMMARIES
         from app.commands.cli import gui_parser
@@ -54,6 +56,21 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 1
     return run_gui(args)
+
+
+def headless(command: Callable[[list[str]], int], argv: list[str]) -> int:
+    """Run a subcommand; a reader that went away (``send … | head -1``) ends it quietly.
+
+    What the reader took was written: the status is 0, as for Unix tools in a pipe, and no
+    traceback follows (nor the interpreter's own complaint when it flushes stdout at exit).
+    """
+    try:
+        return command(argv)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
 
 
 if __name__ == "__main__":

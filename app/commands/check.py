@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,7 +33,7 @@ from app.check.check_model import (
     EndReason,
 )
 from app.check.runner import CheckOptions, run_check
-from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.cli import CliUsageError, card_source, parser, usage_exit
 from app.commands.history import shared_store
 from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
@@ -102,6 +101,7 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
             raise CliUsageError(f"--{name} must be a positive number of seconds")
     if args.interface is not None and args.interface < 0:
         raise CliUsageError("--interface must be 0 or more")
+    card_source(args.card_url)
     return CheckOptions(
         card_url=args.card_url,
         interface=args.interface,
@@ -281,9 +281,6 @@ def main(argv: list[str]) -> int:
         print(f"oauth2: {exc}", file=sys.stderr)
         return EXIT_TRANSPORT
     except KeyboardInterrupt:
-        return EXIT_TRANSPORT
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_TRANSPORT
     if args.junit:
         try:

@@ -166,6 +166,8 @@ def test_files_relative_urls_problems_and_not_a_card(tmp_path: Path) -> None:
     assert card_cli(str(path))[0] == 2
     path.write_text("{oops", encoding="utf-8")
     assert card_cli(str(path))[0] == 2
-    assert card_cli(str(tmp_path / "missing.json"))[0] == 2
+    # No such file (or a typo for a URL): the command line is wrong, not the agent.
+    assert card_cli(str(tmp_path / "missing.json"))[0] == 3
+    assert card_cli("not a url")[0] == 3
     assert card_cli()[0] == 3
     assert card_cli(str(path), "--a2a-version", "2.0")[0] == 3
