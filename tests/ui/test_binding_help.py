@@ -73,7 +73,7 @@ def test_switching_to_grpc_offers_the_cards_grpc_interface(
     assert not bar.isVisible()  # the endpoint is the card's JSON-RPC interface
     find(tab, QComboBox, "bindingCombo").setCurrentText("GRPC")
     assert bar.isVisible()
-    grpc = sdk_peer["grpc_target"]
+    grpc = "http://" + sdk_peer["grpc_target"]  # the card's gRPC url is absolute (1.0 proto)
     assert find(tab, QLabel, "bindingOfferLabel").text() == (
         f"The Agent Card lists gRPC (1.0) at {grpc}"
     )
