@@ -58,8 +58,8 @@ async def test_the_js_peer_fails_no_check(js_peer: dict[str, Any]) -> None:
     _, results, end = await collect(CheckOptions(js_peer["card_url"], call_timeout_s=5))
     assert by_status(results, CheckStatus.FAIL) == []
     assert _warned(results) <= JS_WARNINGS
-    warning = next(r for r in results if r.status is CheckStatus.WARN)
-    assert "JSON-RPC 2.0 §5.1" in warning.detail  # the clause it deviates from
+    for warning in (r for r in results if r.status is CheckStatus.WARN):
+        assert "JSON-RPC 2.0 §5.1" in warning.detail  # the clause it deviates from
     assert end.reason is EndReason.COMPLETED
     assert {r.check_id for r in results if r.status is CheckStatus.PASS} >= {
         "parity.send", "parity.task-not-found", "push.delivery", "streaming.lifecycle",
