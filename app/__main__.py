@@ -18,7 +18,9 @@ Exit statuses of the headless commands are documented in docs/CLI.md.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from app.commands import SUBCOMMANDS, SUMMARIES
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[args[0]](args[1:])
+        return headless(SUBCOMMANDS[args[0]], args[1:])
     if args and args[0] in ("-V", "--version"):
         from app import __version__
 
@@ -115,6 +117,21 @@ def gui_parser() -> argparse.ArgumentParser:
         "--verbose", action="store_true", help="log INFO lines to stderr too (default: warnings)"
     )
     return p
+
+
+def headless(command: Callable[[list[str]], int], argv: list[str]) -> int:
+    """Run a subcommand; a reader that went away (``send … | head -1``) ends it quietly.
+
+    What the reader took was written: the status is 0, as for Unix tools in a pipe, and no
+    traceback follows (nor the interpreter's own complaint when it flushes stdout at exit).
+    """
+    try:
+        return command(argv)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
 
 
 if __name__ == "__main__":

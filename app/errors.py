@@ -12,6 +12,7 @@ This is the one drawing of the tree (``docs/ARCHITECTURE.md`` §5.2 points here)
     WorkbenchError           app.errors: base of every exception raised on purpose
     ├── UsageError           app.errors: the input cannot be used; nothing was sent; CLI exit 3
     │   ├── ScopeError       app.spec.variables: a scoped secret used out of its scope
+    │   ├── MissingVariable  app.spec.variables: a {{variable}} no source resolves
     │   ├── JwksError        app.protocol.card.jwks: the text is not a JWKS (also ValueError)
     │   ├── CliUsageError    app.commands.cli: bad command-line arguments or input files
     │   ├── SourceError      app.generate.source: no usable card or spec to generate from

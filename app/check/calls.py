@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -60,6 +60,10 @@ class CallResult:
     outcome: Outcome = Outcome.TRANSPORT_ERROR
     status: int | None = None
     """HTTP status (gRPC: the numeric status code); None when no answer arrived."""
+    headers: Headers = ()
+    """The response headers (gRPC: the initial metadata)."""
+    content_type: str = ""
+    """A unary body's ``Content-Type`` (``""`` for a stream or no body)."""
     body: Any = NOT_JSON
     """The parsed response body (JSON-RPC: the whole envelope)."""
     value: Any = NOT_JSON
@@ -172,9 +176,11 @@ async def perform(
     operation: str,
     auth: bool = True,
     drop_after: int | None = None,
+    on_item: Callable[[StreamItem], None] | None = None,
 ) -> CallResult:
     """Send ``request``, record it, and summarise what came back; with ``drop_after``, the
-    client drops a stream once that many items arrived (as a lost connection would)."""
+    client drops a stream once that many items arrived (as a lost connection would);
+    ``on_item`` hears of each stream item as it arrives."""
     recorder = _recorder(settings, request, operation, auth)
     result = CallResult()
     # Closed explicitly: a cancelled check must not leave the exchange for the GC to end.
@@ -184,6 +190,8 @@ async def perform(
             if recorder is not None:
                 recorder.feed(event)
             _take(result, event, request.binding)
+            if on_item is not None and isinstance(event, StreamItem):
+                on_item(event)
             if drop_after is not None and len(result.items) >= drop_after:
                 result.outcome = Outcome.CANCELLED
                 break
@@ -221,7 +229,9 @@ def _recorder(
 def _take(result: CallResult, event: object, binding: Binding) -> None:
     if isinstance(event, ResponseHead):
         result.status = event.status
+        result.headers = event.headers
     elif isinstance(event, ResponseBody):
+        result.content_type = event.content_type
         result.body = event.json
         result.value = _unwrap(event.json, binding)
     elif isinstance(event, StreamItem):

@@ -56,6 +56,9 @@ class CheckResult:
     exchanges: tuple[int, ...] = ()
     """History entry ids of the exchanges that show it (``history show ID``)."""
     duration_ms: float = 0.0
+    tck: tuple[str, ...] = ()
+    """The a2a-tck requirement ids (its A2A 1.0 branch) the check corresponds to, e.g.
+    ``("CORE-GET-002", "GRPC-ERR-002")`` (docs/CHECKS.md)."""
 
 
 @dataclass(frozen=True)

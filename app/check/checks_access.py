@@ -16,7 +16,7 @@ from app.check.calls import CallResult
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
 from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped, warned
-from app.check.target import EXTENSION_REQUIRED, Target, expected_form, matches
+from app.check.target import EXTENSION_REQUIRED, Target, expected_form
 from app.protocol.methods.catalog import MethodRole, TemplateContext
 from app.protocol.net.auth import AuthKind
 
@@ -92,7 +92,7 @@ async def required_extensions(ctx: CheckContext, target: Target | None) -> Verdi
     )
     verdict_form = expected_form(target.binding, EXTENSION_REQUIRED)
     error = call.rpc_error
-    if error is not None and matches(target.binding, EXTENSION_REQUIRED, error, call.body):
+    if error is not None and ctx.refused_as(target, call, EXTENSION_REQUIRED):
         return passed(f"a request without {', '.join(required)} got {verdict_form}")
     if call.ok:
         return failed(f"served without the required extension {required[0]}")
@@ -123,7 +123,7 @@ CHECKS = (
         "A2A 1.0 §3.1.11, §8.4",
         "A2A 0.3 §7.10",
         extended_with_credentials,
-        tck="Agent Card (extended card)",
+        tck=("CARD-EXT-001",),
     ),
     CheckSpec(
         "extended-card.without-credentials",
@@ -132,7 +132,7 @@ CHECKS = (
         "A2A 1.0 §3.1.11, §7",
         "A2A 0.3 §7.10",
         extended_without_credentials,
-        tck="Authentication",
+        tck=("CARD-EXT-001", "AUTH-SERVER-002"),
     ),
     CheckSpec(
         "extensions.required",
@@ -141,7 +141,7 @@ CHECKS = (
         "A2A 1.0 §3.2.6, §4.6",
         "A2A 0.3 §4.6",
         required_extensions,
-        tck="Capabilities",
+        tck=("CORE-CAP-004", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
     CheckSpec(
         "security.unauthenticated",
@@ -150,6 +150,6 @@ CHECKS = (
         "A2A 1.0 §7",
         "A2A 0.3 §4",
         unauthenticated,
-        tck="Authentication",
+        tck=("AUTH-SERVER-002", "AUTH-SCOPE-001"),
     ),
 )

@@ -6,8 +6,15 @@ from __future__ import annotations
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
 from app.check.spec import CheckSpec, Scope, Verdict, failed, not_applicable, passed, warned
-from app.check.target import VERSION_NOT_SUPPORTED, Target, expected_form, matches
+from app.check.target import (
+    VERSION_NOT_SUPPORTED,
+    Target,
+    answered,
+    expected_form,
+    table_note,
+)
 from app.protocol.card.card_shape import CardProblem, Severity
+from app.protocol.events import Headers
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
 
@@ -37,6 +44,33 @@ async def card_valid(ctx: CheckContext, target: Target | None) -> Verdict:
     if warnings:
         return warned(f"{len(warnings)} validation warning(s):\n{lines}")
     return passed(lines or "no problems")
+
+
+def _header(headers: Headers, name: str) -> str | None:
+    return next((value for key, value in headers if key.lower() == name), None)
+
+
+async def card_caching(ctx: CheckContext, target: Target | None) -> Verdict:
+    headers: Headers | None = ctx.extras.get("card_headers")
+    if headers is None:
+        return not_applicable("the card was read from a file: there are no HTTP headers")
+    cache_control = _header(headers, "cache-control")
+    etag = _header(headers, "etag")
+    modified = _header(headers, "last-modified")
+    should: list[str] = []
+    if cache_control is None:
+        should.append("no Cache-Control header (SHOULD, with a max-age)")
+    elif "max-age" not in cache_control.lower() and "no-store" not in cache_control.lower():
+        should.append(f"Cache-Control {cache_control!r} has no max-age (SHOULD)")
+    if etag is None:
+        should.append("no ETag header (SHOULD)")
+    notes = [] if modified is not None else ["note: no Last-Modified header (MAY)"]
+    if should:
+        return warned("\n".join([*should, *notes]))
+    seen = f"Cache-Control {cache_control!r}, ETag {etag}"
+    if modified is not None:
+        seen += f", Last-Modified {modified}"
+    return passed("\n".join([seen, *notes]))
 
 
 async def interface_answers(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -73,8 +107,13 @@ async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdi
     )
     error = call.rpc_error
     want = expected_form(target.binding, VERSION_NOT_SUPPORTED)
-    if error is not None and matches(target.binding, VERSION_NOT_SUPPORTED, error, call.body):
-        return passed(f"A2A-Version {UNSUPPORTED_VERSION} refused with {want}")
+    tables = ctx.refused_as(target, call, VERSION_NOT_SUPPORTED)
+    if error is not None and tables:
+        got = answered(target.binding, error)
+        return passed(
+            f"A2A-Version {UNSUPPORTED_VERSION} refused with {got} "
+            f"({VERSION_NOT_SUPPORTED.reason}){table_note(tables)}"
+        )
     served = task_of(call.value) is not None or message_of(call.value) is not None
     if call.ok and served and target.binding in _IGNORES_VERSION:
         return warned(
@@ -95,7 +134,17 @@ CHECKS = (
         "A2A 0.3 §5.5",
         card_valid,
         Scope.CARD,
-        tck="Agent Card mandatory fields",
+        tck=("CARD-STRUCT-001", "CARD-PROTO-001", "CARD-PROTO-002", "DM-SERIAL-004"),
+    ),
+    CheckSpec(
+        "card.caching",
+        CheckArea.CARD,
+        "the card is served with caching headers (Cache-Control, ETag)",
+        "A2A 1.0 §8.6.1",
+        "",
+        card_caching,
+        Scope.CARD,
+        tck=("CARD-CACHE-001", "CARD-CACHE-002", "CARD-CACHE-003"),
     ),
     CheckSpec(
         "card.interface-answers",
@@ -104,7 +153,14 @@ CHECKS = (
         "A2A 1.0 §8.3, §5.3",
         "A2A 0.3 §5.6",
         interface_answers,
-        tck="Agent Card / transport",
+        tck=(
+            "CARD-PROTO-002",
+            "JSONRPC-FMT-001",
+            "JSONRPC-SVC-001",
+            "HTTP_JSON-URL-001",
+            "HTTP_JSON-URL-002",
+            "GRPC-SVC-001",
+        ),
     ),
     CheckSpec(
         "card.version-unsupported",
@@ -113,6 +169,6 @@ CHECKS = (
         "A2A 1.0 §3.6.2",
         "",
         version_unsupported,
-        tck="Protocol violations",
+        tck=("VER-SERVER-002", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
 )

@@ -8,7 +8,7 @@ from typing import Any
 from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of, task_state
 from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped
-from app.check.target import Target
+from app.check.target import TASK_NOT_CANCELABLE, Target
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.methods.parts import Dialect, dialect_of
 
@@ -84,12 +84,15 @@ async def get_task(ctx: CheckContext, target: Target | None) -> Verdict:
 
 
 RUNNING_TASK_TEXT = "stream 20 100"
-"""A task that runs ≈ 2 s on the demo and test peers: long enough to be cancelled."""
+"""A task that runs ≈ 2 s on the demo and test peers: long enough to be cancelled. A generic
+agent may finish it at once: then there is nothing running to cancel (n/a)."""
+
+_FINISHED = ("completed", "failed", "rejected")
 
 
-def _non_blocking(target: Target, text: str) -> dict[str, Any]:
+def non_blocking(target: Target, text: str) -> dict[str, Any]:
     """A send that returns as soon as the task exists (1.0 ``returnImmediately``, 0.3
-    ``blocking: false``)."""
+    ``blocking: false``), so the task is one this check controls."""
     spec = method_for_role(target.version, MethodRole.SEND)
     params: dict[str, Any] = spec.template(target.binding, TemplateContext(text=text))
     if target.v1:
@@ -102,16 +105,41 @@ def _non_blocking(target: Target, text: str) -> dict[str, Any]:
 async def cancel_task(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     method = method_for_role(target.version, MethodRole.SEND).name
-    sent = await ctx.call(target, method, params=_non_blocking(target, RUNNING_TASK_TEXT))
-    task = task_of(sent.value)
-    if not sent.ok or task is None or not isinstance(task.get("id"), str):
+    sent = await ctx.call(target, method, params=non_blocking(target, RUNNING_TASK_TEXT))
+    if not sent.ok:
         return skipped(f"no running task to cancel: {sent.describe()}")
-    if task_state(task) not in ("submitted", "working"):
-        return skipped(f"the task was already {task_state(task)} when the send returned")
+    task = task_of(sent.value)
+    if task is None or not isinstance(task.get("id"), str):
+        return not_applicable(
+            f"the agent answered {RUNNING_TASK_TEXT!r} with a Message: no task to cancel"
+        )
+    if task_state(task) in _FINISHED:
+        return not_applicable(
+            f"the agent finished {RUNNING_TASK_TEXT!r} before a non-blocking send returned "
+            f"(task {task['id']} is {task_state(task)}): nothing running to cancel"
+        )
     call = await ctx.role_call(target, MethodRole.CANCEL, TemplateContext(task_id=task["id"]))
+    got = task_of(call.value)
+    if call.ok and got is not None and task_state(got) in _FINISHED:
+        return not_applicable(
+            f"task {task['id']} was {task_state(got)} before the cancel landed (the agent ran "
+            f"{RUNNING_TASK_TEXT!r} as a short task)"
+        )
+    if not call.ok and ctx.refused_as(target, call, TASK_NOT_CANCELABLE):
+        # Right for a task that finished meanwhile: GetTask says whether it had.
+        now = await ctx.role_call(target, MethodRole.GET, TemplateContext(task_id=task["id"]))
+        state = task_state(task_of(now.value) or {})
+        if state in _FINISHED:
+            return not_applicable(
+                f"task {task['id']} was {state} before the cancel landed (TaskNotCancelable "
+                "is the right answer then)"
+            )
+        return failed(
+            f"CancelTask of task {task['id']}, {state or 'in no known state'}, was refused: "
+            f"{call.describe()}"
+        )
     if not call.ok:
         return failed(f"CancelTask of a running task failed: {call.describe()}")
-    got = task_of(call.value)
     if got is None:
         return failed("CancelTask did not answer with the Task")
     if got.get("id") != task["id"]:
@@ -168,7 +196,16 @@ CHECKS = (
         "A2A 1.0 §3.1.1, §9.4.1",
         "A2A 0.3 §7.1",
         send_message,
-        tck="Core message protocol",
+        tck=(
+            "CORE-SEND-001",
+            "CORE-MULTI-001a",
+            "CORE-MULTI-003",
+            "DM-TASK-001",
+            "DM-TASK-002",
+            "DM-MSG-001",
+            "DM-MSG-002",
+            "DM-STATUS-001",
+        ),
     ),
     CheckSpec(
         "core.get-task",
@@ -177,7 +214,7 @@ CHECKS = (
         "A2A 1.0 §3.1.3",
         "A2A 0.3 §7.3",
         get_task,
-        tck="Task management",
+        tck=("CORE-GET-001",),
     ),
     CheckSpec(
         "core.cancel-task",
@@ -186,7 +223,7 @@ CHECKS = (
         "A2A 1.0 §3.1.5",
         "A2A 0.3 §7.4",
         cancel_task,
-        tck="Task management",
+        tck=("CORE-CANCEL-001", "CORE-EXECUTION-MODE-002"),
     ),
     CheckSpec(
         "core.list-tasks",
@@ -195,6 +232,6 @@ CHECKS = (
         "A2A 1.0 §3.1.4",
         "",
         list_tasks,
-        tck="Task management",
+        tck=("CORE-LIST-002", "CORE-LIST-004"),
     ),
 )

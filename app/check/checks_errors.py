@@ -20,30 +20,47 @@ from app.check.target import (
     TASK_NOT_FOUND,
     A2AErrorForm,
     Target,
+    answered,
     expected_form,
-    matches,
+    table_note,
 )
 from app.protocol.bindings import ErrorForm, Payload, traits
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 
-_STANDARD = frozenset({-32700, -32600, -32601, -32602, -32603})
+_STANDARD = {
+    -32700: "the body is not JSON",
+    -32600: "the JSON sent is not a valid Request object",
+    -32601: "the method does not exist",
+    -32602: "invalid method parameters",
+    -32603: "an internal error",
+}
+"""JSON-RPC 2.0 §5.1's standard codes and what each says."""
 
 
-def judge(target: Target, call: CallResult, form: A2AErrorForm, what: str) -> Verdict:
-    """Pass when ``call`` was refused with ``form`` in the binding's form; warn when a
-    JSON-RPC rule got a neighbouring standard code (the request was refused, only the
-    code is off: a known SDK habit, docs/CHECKS.md)."""
+def judge(
+    ctx: CheckContext, target: Target, call: CallResult, form: A2AErrorForm, what: str
+) -> Verdict:
+    """Pass when ``call`` was refused with ``form`` in the binding's form (either error
+    table; which one is noted); warn when a JSON-RPC rule got a neighbouring standard code
+    (the request was refused, only the code is off: a known SDK habit, docs/CHECKS.md)."""
     want = expected_form(target.binding, form)
     error = call.rpc_error
-    if error is not None and matches(target.binding, form, error, call.body):
-        return passed(f"{what}: {want}")
+    tables = ctx.refused_as(target, call, form)
+    if error is not None and tables:
+        return passed(
+            f"{what}: {answered(target.binding, error)} ({form.reason}){table_note(tables)}"
+        )
     if (
         error is not None
         and traits(target.binding).errors is ErrorForm.JSONRPC
         and form.jsonrpc in _STANDARD
+        and isinstance(error.code, int)
         and error.code in _STANDARD
     ):
-        return warned(f"{what}: refused with {call.describe()}; the rule asks for {want}")
+        return warned(
+            f"{what}: refused with {error.code} ({_STANDARD[error.code]}) where JSON-RPC 2.0 "
+            f"§5.1 says {form.jsonrpc} ({_STANDARD[form.jsonrpc]}): {call.describe()}"
+        )
     if call.ok:
         return failed(f"{what} was answered as a success; expected {want}")
     return failed(f"{what}: expected {want}, got {call.describe()}")
@@ -52,13 +69,13 @@ def judge(target: Target, call: CallResult, form: A2AErrorForm, what: str) -> Ve
 async def task_not_found(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     call = await ctx.get_unknown(target)
-    return judge(target, call, TASK_NOT_FOUND, "GetTask of an unknown task id")
+    return judge(ctx, target, call, TASK_NOT_FOUND, "GetTask of an unknown task id")
 
 
 async def cancel_not_found(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     call = await ctx.role_call(target, MethodRole.CANCEL, TemplateContext(task_id=UNKNOWN_TASK_ID))
-    return judge(target, call, TASK_NOT_FOUND, "CancelTask of an unknown task id")
+    return judge(ctx, target, call, TASK_NOT_FOUND, "CancelTask of an unknown task id")
 
 
 async def send_unknown_task(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -68,7 +85,7 @@ async def send_unknown_task(ctx: CheckContext, target: Target | None) -> Verdict
         MethodRole.SEND,
         TemplateContext(text=ctx.message_text, task_id=UNKNOWN_TASK_ID),
     )
-    return judge(target, call, TASK_NOT_FOUND, "a message continuing an unknown task")
+    return judge(ctx, target, call, TASK_NOT_FOUND, "a message continuing an unknown task")
 
 
 async def not_cancelable(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -88,7 +105,24 @@ async def not_cancelable(ctx: CheckContext, target: Target | None) -> Verdict:
             f"CancelTask of a {state} task answered with the task; expected "
             f"{expected_form(target.binding, TASK_NOT_CANCELABLE)}"
         )
-    return judge(target, call, TASK_NOT_CANCELABLE, f"CancelTask of a {state} task")
+    return judge(ctx, target, call, TASK_NOT_CANCELABLE, f"CancelTask of a {state} task")
+
+
+INVALID_STATE = "TASK_STATE_NOT_A_STATE"
+"""A ListTasks ``status`` filter no TaskState has."""
+INVALID_STATE_NUMBER = 99
+"""The same for a typed gRPC message, which cannot carry an unknown name (proto3 enums are
+open: an unknown number is carried as is)."""
+
+
+async def list_filter(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    if not target.v1:
+        return not_applicable("ListTasks is a 1.0 method")
+    typed = traits(target.binding).payload is Payload.PROTO
+    status: str | int = INVALID_STATE_NUMBER if typed else INVALID_STATE
+    call = await ctx.call(target, "ListTasks", params={"status": status, "pageSize": 1})
+    return judge(ctx, target, call, INVALID_PARAMS, f"ListTasks filtered by status {status!r}")
 
 
 def _jsonrpc_only(target: Target) -> Verdict | None:
@@ -107,7 +141,7 @@ async def method_not_found(ctx: CheckContext, target: Target | None) -> Verdict:
         {"jsonrpc": "2.0", "id": 1, "method": "a2a-workbench/noSuchMethod", "params": {}}
     )
     call = await ctx.call(target, "a2a-workbench/noSuchMethod", raw_body=body)
-    return judge(target, call, METHOD_NOT_FOUND, "an unknown method")
+    return judge(ctx, target, call, METHOD_NOT_FOUND, "an unknown method")
 
 
 async def invalid_params(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -120,7 +154,7 @@ async def invalid_params(ctx: CheckContext, target: Target | None) -> Verdict:
     method = method_for_role(target.version, MethodRole.SEND).name
     params = {"message": "not a message object"}
     call = await ctx.call(target, method, params=params)
-    return judge(target, call, INVALID_PARAMS, f"{method} with a string as the message")
+    return judge(ctx, target, call, INVALID_PARAMS, f"{method} with a string as the message")
 
 
 async def invalid_request(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -129,7 +163,7 @@ async def invalid_request(ctx: CheckContext, target: Target | None) -> Verdict:
         return why
     method = method_for_role(target.version, MethodRole.SEND).name
     call = await ctx.call(target, method, raw_body='{"jsonrpc": "2.0", "id": 1, "params": {}}')
-    return judge(target, call, INVALID_REQUEST, "a request object without a method")
+    return judge(ctx, target, call, INVALID_REQUEST, "a request object without a method")
 
 
 async def parse_error(ctx: CheckContext, target: Target | None) -> Verdict:
@@ -140,7 +174,7 @@ async def parse_error(ctx: CheckContext, target: Target | None) -> Verdict:
     # Cut off mid-object, as a dropped write or a broken client would send it.
     body = '{"jsonrpc": "2.0", "id": 1, "method": ' + json.dumps(method) + ', "params": {'
     call = await ctx.call(target, method, raw_body=body)
-    return judge(target, call, PARSE_ERROR, "a body that is not JSON")
+    return judge(ctx, target, call, PARSE_ERROR, "a body that is not JSON")
 
 
 CHECKS = (
@@ -151,7 +185,7 @@ CHECKS = (
         "A2A 1.0 §3.1.3, §5.4",
         "A2A 0.3 §7.3, §8.2",
         task_not_found,
-        tck="Task management",
+        tck=("CORE-GET-002", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
     CheckSpec(
         "errors.cancel-not-found",
@@ -160,7 +194,7 @@ CHECKS = (
         "A2A 1.0 §3.1.5, §5.4",
         "A2A 0.3 §7.4, §8.2",
         cancel_not_found,
-        tck="Task management",
+        tck=("CORE-CANCEL-003", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
     CheckSpec(
         "errors.send-unknown-task",
@@ -169,7 +203,7 @@ CHECKS = (
         "A2A 1.0 §3.1.1, §5.4",
         "A2A 0.3 §7.1, §8.2",
         send_unknown_task,
-        tck="Core message protocol",
+        tck=("CORE-MULTI-004", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
     ),
     CheckSpec(
         "errors.not-cancelable",
@@ -178,7 +212,16 @@ CHECKS = (
         "A2A 1.0 §3.1.5, §5.4",
         "A2A 0.3 §7.4, §8.2",
         not_cancelable,
-        tck="Task management",
+        tck=("CORE-CANCEL-002", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
+    ),
+    CheckSpec(
+        "errors.list-filter",
+        CheckArea.ERRORS,
+        "ListTasks with an invalid status filter gets invalid params",
+        "A2A 1.0 §3.1.4, §3.3.2",
+        "",
+        list_filter,
+        tck=("CORE-ERR-002",),
     ),
     CheckSpec(
         "errors.method-not-found",
@@ -187,7 +230,7 @@ CHECKS = (
         "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
         "A2A 0.3 §8.1",
         method_not_found,
-        tck="JSON-RPC 2.0 compliance",
+        tck=("CORE-ERR-001", "JSONRPC-ERR-001"),
     ),
     CheckSpec(
         "errors.invalid-params",
@@ -196,7 +239,7 @@ CHECKS = (
         "A2A 1.0 §9.5, §11.6",
         "A2A 0.3 §8.1",
         invalid_params,
-        tck="JSON-RPC 2.0 compliance",
+        tck=("CORE-ERR-002", "JSONRPC-ERR-001", "HTTP_JSON-ERR-001"),
     ),
     CheckSpec(
         "errors.invalid-request",
@@ -205,7 +248,7 @@ CHECKS = (
         "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
         "A2A 0.3 §8.1",
         invalid_request,
-        tck="JSON-RPC 2.0 compliance / Protocol violations",
+        tck=("CORE-ERR-002", "JSONRPC-FMT-001", "JSONRPC-ERR-001"),
     ),
     CheckSpec(
         "errors.parse-error",
@@ -214,6 +257,6 @@ CHECKS = (
         "A2A 1.0 §9.5; JSON-RPC 2.0 §5.1",
         "A2A 0.3 §8.1",
         parse_error,
-        tck="JSON-RPC 2.0 compliance / Protocol violations",
+        tck=("CORE-ERR-002", "JSONRPC-ERR-001"),
     ),
 )

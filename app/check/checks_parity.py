@@ -78,9 +78,21 @@ def normalise(call: CallResult, target: Target, expected: A2AErrorForm | None = 
             "role": _role(message.get("role")),
             "text": _texts(_parts(message)),
         }
-    if isinstance(call.value, dict) and isinstance(call.value.get("tasks"), list):
+    if _task_list(call.value):
         return {"answer": "task list"}
     return {"answer": "other"}
+
+
+_LIST_FIELDS = frozenset({"tasks", "nextPageToken", "pageSize", "totalSize"})
+"""ListTasksResponse's fields (1.0 §3.1.4)."""
+
+
+def _task_list(value: Any) -> bool:
+    """A ListTasks answer: ProtoJSON omits empty fields, so an empty list over gRPC is
+    ``{}`` — empty, not absent (docs/PROTOCOL.md §5.1)."""
+    if not isinstance(value, dict) or not set(value) <= _LIST_FIELDS:
+        return False
+    return isinstance(value.get("tasks", []), list)
 
 
 def differences(normals: dict[str, Normal]) -> list[str]:
@@ -198,21 +210,26 @@ async def parity_list(ctx: CheckContext, target: Target | None) -> Verdict:
     return await _compare(ctx, target, _list, "ListTasks")
 
 
-def _spec(check_id: str, title: str, rule: Any, v1: str, v03: str) -> CheckSpec:
-    return CheckSpec(
-        check_id, CheckArea.PARITY, title, v1, v03, rule, Scope.VERSION, tck="Transport equivalence"
-    )
+def _spec(
+    check_id: str, title: str, rule: Any, v1: str, v03: str, tck: tuple[str, ...]
+) -> CheckSpec:
+    return CheckSpec(check_id, CheckArea.PARITY, title, v1, v03, rule, Scope.VERSION, tck=tck)
 
+
+_SAME_RESULTS = ("BIND-EQUIV-002",)
+"""All bindings return semantically equivalent results (1.0 §5.1)."""
+_SAME_ERRORS = ("BIND-EQUIV-003",)
+"""All bindings map errors consistently."""
 
 CHECKS = (
     _spec("parity.send", "the send answers alike on every binding", parity_send,
-          "A2A 1.0 §5.3, §3.1.1", "A2A 0.3 §3.4"),
+          "A2A 1.0 §5.3, §3.1.1", "A2A 0.3 §3.4", ("BIND-EQUIV-001", *_SAME_RESULTS)),
     _spec("parity.get-task", "GetTask answers alike on every binding", parity_get,
-          "A2A 1.0 §5.3, §3.1.3", "A2A 0.3 §3.4"),
+          "A2A 1.0 §5.3, §3.1.3", "A2A 0.3 §3.4", _SAME_RESULTS),
     _spec("parity.cancel", "cancelling a finished task answers alike on every binding",
-          parity_cancel, "A2A 1.0 §5.3, §3.1.5", "A2A 0.3 §3.4"),
+          parity_cancel, "A2A 1.0 §5.3, §3.1.5", "A2A 0.3 §3.4", _SAME_ERRORS),
     _spec("parity.task-not-found", "an unknown task gets the same error on every binding",
-          parity_error, "A2A 1.0 §5.3, §5.4", "A2A 0.3 §3.4"),
+          parity_error, "A2A 1.0 §5.3, §5.4", "A2A 0.3 §3.4", _SAME_ERRORS),
     _spec("parity.list-tasks", "ListTasks answers alike on every binding", parity_list,
-          "A2A 1.0 §5.3, §3.1.4", ""),
+          "A2A 1.0 §5.3, §3.1.4", "", _SAME_RESULTS),
 )  # fmt: skip

@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 
 from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
-from app.check.context import CheckContext, task_of
+from app.check.checks_errors import judge
+from app.check.context import UNKNOWN_TASK_ID, CheckContext, task_of
 from app.check.spec import (
     CheckSpec,
     Scope,
@@ -29,7 +30,7 @@ from app.check.spec import (
     skipped,
     warned,
 )
-from app.check.target import Target
+from app.check.target import PUSH_NOT_SUPPORTED, Target
 from app.protocol.methods.catalog import (
     PUSH_CONFIG_ID_PLACEHOLDER,
     WEBHOOK_PLACEHOLDER,
@@ -146,6 +147,24 @@ async def push_config(ctx: CheckContext, target: Target | None) -> Verdict:
     return passed(f"config {config_id} created, listed and deleted")
 
 
+async def push_not_supported(ctx: CheckContext, target: Target | None) -> Verdict:
+    assert target is not None
+    if _claims_push(ctx):
+        return not_applicable("the card claims push notifications (push.config checks them)")
+    if not target.v1:
+        # 0.3 servers disagree on a REST push config's body (docs/PEERS.md Q19), so a
+        # refusal there may not be about push at all.
+        return not_applicable("a rule of A2A 1.0 (§3.3.4)")
+    task, _ = await finished_task(ctx, target)
+    task_id = task["id"] if task is not None else UNKNOWN_TASK_ID
+    create = _METHODS[target.version][0]
+    base = TemplateContext(task_id=task_id)
+    call = await ctx.call(
+        target, create, params=_params(target, create, base, WEBHOOK_PLACEHOLDER, "token")
+    )
+    return judge(ctx, target, call, PUSH_NOT_SUPPORTED, f"{create} on an agent without push")
+
+
 def _send_params(target: Target, text: str, url: str, token: str) -> dict[str, Any]:
     spec = method_for_role(target.version, MethodRole.SEND)
     params: dict[str, Any] = spec.template(target.binding, TemplateContext(text=text))
@@ -196,6 +215,15 @@ async def push_delivery(ctx: CheckContext, target: Target | None) -> Verdict:
 
 CHECKS = (
     CheckSpec(
+        "push.not-supported",
+        CheckArea.PUSH,
+        "no push notifications claimed: a push config gets PushNotificationNotSupported",
+        "A2A 1.0 §3.3.4, §5.4",
+        "",
+        push_not_supported,
+        tck=("CORE-CAP-001", "JSONRPC-SSE-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-002"),
+    ),
+    CheckSpec(
         "push.config",
         CheckArea.PUSH,
         "pushNotifications: a config is created, listed and deleted",
@@ -203,7 +231,7 @@ CHECKS = (
         "A2A 0.3 §7.5-§7.8",
         push_config,
         Scope.VERSION,
-        tck="Push notifications capability",
+        tck=("PUSH-CREATE-001", "PUSH-LIST-001", "PUSH-DEL-001"),
     ),
     CheckSpec(
         "push.delivery",
@@ -213,6 +241,6 @@ CHECKS = (
         "A2A 0.3 §9.5",
         push_delivery,
         Scope.VERSION,
-        tck="Push notifications capability",
+        tck=("PUSH-DELIVER-001", "PUSH-DELIVER-002"),
     ),
 )

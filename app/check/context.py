@@ -6,21 +6,35 @@ made once per interface and remembered; each rule that judges one lists its exch
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.check.calls import CallResult, CallSettings, build_request, perform, replace_timeout
-from app.check.target import Target
+from app.check.target import A2AErrorForm, ErrorTable, Target, tables_matched
+from app.protocol.bindings import traits
 from app.protocol.card.view import CardView
 from app.protocol.clock import Clock
-from app.protocol.events import Headers
+from app.protocol.events import Headers, StreamItem
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.stream.stream_items import normalize_state
 
 
 class BudgetExhausted(Exception):
     """The run's time budget is used up: no further call is made."""
+
+
+@dataclass(frozen=True)
+class TableNote:
+    """An A2A error answered in the form of one error table only (where the two differ)."""
+
+    check_id: str
+    interface: str
+    error: str
+    """The A2A error's name (``TaskNotCancelableError``)."""
+    code: str
+    """What the agent answered (``HTTP 409``, ``gRPC UNIMPLEMENTED``)."""
+    table: ErrorTable
 
 
 @dataclass
@@ -40,6 +54,8 @@ class CheckContext:
     withheld: frozenset[int] = frozenset()
     """Indexes of the interfaces off the card's host: no credential is ever sent to them
     (a card must not be able to send the user's token to a host of its choosing)."""
+    tables: list[TableNote] = field(default_factory=list)
+    """Which error table each telling answer of the run followed (``errors.table``)."""
     _memo: dict[tuple[str, int], CallResult] = field(default_factory=dict)
     _seen: list[int] = field(default_factory=list)
     operation: str = ""
@@ -64,6 +80,24 @@ class CheckContext:
             self._seen.append(call.exchange_id)
         return call
 
+    # --- errors ---
+
+    def refused_as(
+        self, target: Target, call: CallResult, form: A2AErrorForm
+    ) -> frozenset[ErrorTable]:
+        """The error tables in which ``call`` was refused with ``form`` (none: it was not);
+        an answer that tells the tables apart on a 1.0 interface is noted for
+        ``errors.table``."""
+        error = call.rpc_error
+        if error is None:
+            return frozenset()
+        found = tables_matched(target.binding, form, error, call.body)
+        if len(found) == 1 and target.v1:
+            (table,) = found
+            code = f"{traits(target.binding).errors.value} {error.code}"
+            self.tables.append(TableNote(self.operation, target.label, form.name, code, table))
+        return found
+
     # --- calls ---
 
     async def call(
@@ -78,9 +112,10 @@ class CheckContext:
         auth: bool = True,
         extensions: Sequence[str] | None = None,
         drop_after: int | None = None,
+        on_item: Callable[[StreamItem], None] | None = None,
     ) -> CallResult:
         """One exchange with ``target``, bounded by the call timeout and the budget
-        (``drop_after``: :func:`app.check.calls.perform`)."""
+        (``drop_after``, ``on_item``: :func:`app.check.calls.perform`)."""
         if target.index in self.withheld:
             auth = False
         left = self.remaining()
@@ -99,7 +134,12 @@ class CheckContext:
             extensions=extensions,
         )
         done = await perform(
-            settings, request, operation=self.operation, auth=auth, drop_after=drop_after
+            settings,
+            request,
+            operation=self.operation,
+            auth=auth,
+            drop_after=drop_after,
+            on_item=on_item,
         )
         return self.cite(done)
 

@@ -42,6 +42,7 @@ from app.check.registry import (
     CHECKS,
     CREDENTIALS_WITHHELD,
     INTERFACE_ANSWERS,
+    RUNNER_TCK,
 )
 from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
@@ -62,7 +63,7 @@ from app.protocol.clock import Clock
 from app.protocol.net.auth import AuthConfig, AuthKind
 from app.protocol.net.http import client_for
 from app.protocol.net.network import DIRECT, NetworkOptions
-from app.protocol.types import ProtocolVersion
+from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +177,8 @@ async def _checks(
         withheld=_off_host(targets, reading.source),
     )
     ctx.extras["problems"] = findings.problems
+    if reading.fetch is not None:
+        ctx.extras["card_headers"] = reading.fetch.headers
     plan = _plan(targets, options.only)
     labels = tuple(t.label for t in targets)
     warned_off = [t for t in targets if t.index in ctx.withheld] if _credentials(options) else []
@@ -251,7 +254,15 @@ def _result(
         interface=planned.interface,
         exchanges=ctx.exchanges(),
         duration_ms=duration_ms,
+        tck=spec.tck_for(_binding(planned)),
     )
+
+
+def _binding(planned: _Planned) -> Binding | None:
+    """The one binding a result is about; None for a card-wide or version-wide one."""
+    if planned.target is None or planned.spec.scope is not Scope.INTERFACE:
+        return None
+    return planned.target.binding
 
 
 def _plan(targets: tuple[Target, ...], only: tuple[str, ...]) -> list[_Planned]:
@@ -378,7 +389,7 @@ _AVAILABLE_SECTION = "A2A 1.0 §8.2"
 def _available(source: str) -> CheckResult:
     return CheckResult(
         CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.PASS, _AVAILABLE_SECTION,
-        f"read from {source}",
+        f"read from {source}", tck=RUNNER_TCK[CARD_AVAILABLE],
     )  # fmt: skip
 
 
@@ -394,7 +405,7 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
         why = f"{reading.outcome.value} (HTTP {status})"
     return CheckResult(
         CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.FAIL, _AVAILABLE_SECTION,
-        f"{source}: {why}",
+        f"{source}: {why}", tck=RUNNER_TCK[CARD_AVAILABLE],
     )  # fmt: skip
 
 
@@ -408,6 +419,7 @@ def _withheld(target: Target, card_url: str) -> CheckResult:
         f"{target.label} is not on {host_of(card_url) or card_url}'s host: it is called "
         "without the run's credentials",
         target.label,
+        tck=RUNNER_TCK[CREDENTIALS_WITHHELD],
     )
 
 
@@ -419,6 +431,9 @@ _UNSPOKEN = (
 )
 
 
+_INTERFACE_SPEC = next(spec for spec in CHECKS if spec.check_id == INTERFACE_ANSWERS)
+
+
 def _not_spoken(label: str, why: str) -> CheckResult:
     return CheckResult(
         INTERFACE_ANSWERS,
@@ -428,6 +443,7 @@ def _not_spoken(label: str, why: str) -> CheckResult:
         "A2A 1.0 §8.3",
         why,
         label,
+        tck=_INTERFACE_SPEC.tck,
     )
 
 

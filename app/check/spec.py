@@ -14,7 +14,7 @@ from enum import Enum
 from app.check.check_model import CheckArea, CheckStatus
 from app.check.context import CheckContext
 from app.check.target import Target
-from app.protocol.types import ProtocolVersion
+from app.protocol.types import Binding, ProtocolVersion
 
 
 @dataclass(frozen=True)
@@ -66,10 +66,27 @@ class CheckSpec:
     section_v03: str
     rule: Rule
     scope: Scope = Scope.INTERFACE
-    tck: str = ""
-    """The a2a-tck category it covers (docs/CHECKS.md)."""
+    tck: tuple[str, ...] = ()
+    """The requirement ids of the official conformance kit a2a-tck (its A2A 1.0 branch)
+    whose ground the check covers, in our own words and code (docs/CHECKS.md). An id of one
+    binding (``JSONRPC-…``, ``HTTP_JSON-…``, ``GRPC-…``) goes only with that binding's
+    results."""
 
     def section(self, version: ProtocolVersion | None) -> str:
         if version is ProtocolVersion.V0_3:
             return self.section_v03 or self.section_v1
         return self.section_v1 or self.section_v03
+
+    def tck_for(self, binding: Binding | None) -> tuple[str, ...]:
+        """The requirement ids a result on ``binding`` (None: card- or version-wide)
+        corresponds to."""
+        if binding is None:
+            return self.tck
+        return tuple(i for i in self.tck if tck_binding(i) in (None, binding))
+
+
+def tck_binding(requirement: str) -> Binding | None:
+    """The binding an a2a-tck requirement id is about (``GRPC-ERR-002``), None for the
+    binding-free ones (``CORE-SEND-001``); the kit names them after ``Binding``'s members."""
+    prefix = requirement.split("-", 1)[0]
+    return next((b for b in Binding if b.name == prefix), None)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.cli import CliUsageError, card_source, parser, usage_exit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.printer import for_terminal
 from app.protocol.bindings import traits
@@ -230,6 +230,7 @@ def main(argv: list[str]) -> int:
             raise CliUsageError(
                 "--timeout must be a positive number of seconds", "a2a-workbench card"
             )
+        card_source(args.source, "URL_OR_FILE")
     except CliUsageError as exc:
         return usage_exit(str(exc))
     source: str = args.source

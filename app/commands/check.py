@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,7 +33,7 @@ from app.check.check_model import (
     EndReason,
 )
 from app.check.runner import CheckOptions, run_check
-from app.commands.cli import CliUsageError, parser, say, usage_exit
+from app.commands.cli import CliUsageError, card_source, parser, say, usage_exit
 from app.commands.history import shared_store
 from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
@@ -102,6 +101,7 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
             raise CliUsageError(f"--{name} must be a positive number of seconds")
     if args.interface is not None and args.interface < 0:
         raise CliUsageError("--interface must be 0 or more")
+    card_source(args.card_url)
     return CheckOptions(
         card_url=args.card_url,
         interface=args.interface,
@@ -140,6 +140,7 @@ def finding_record(event: CheckResult) -> dict[str, Any]:
             "detail": event.detail,
             "interface": event.interface,
             "exchanges": list(event.exchanges),
+            "tck": list(event.tck),
         },
         with_type=True,
     )
@@ -175,6 +176,8 @@ def pretty_line(event: CheckEvent) -> str | None:
         lines = [head, *(f"      {line}" for line in event.detail.splitlines())]
         if event.section:
             lines.append(f"      spec: {event.section}")
+        if event.tck:
+            lines.append(f"      a2a-tck: {', '.join(event.tck)}")
         if event.exchanges:
             ids = ", ".join(str(i) for i in event.exchanges)
             lines.append(f"      exchanges: {ids} (a2a-workbench history show ID)")
@@ -205,10 +208,21 @@ def junit_suites(results: list[CheckResult]) -> list[JUnitSuite]:
                 time_s=r.duration_ms / 1000.0,
                 message=message,
                 detail=f"{r.title}\n{r.section}\n{r.detail}{seen}".strip(),
-                properties=(("status", r.status.value),) if r.status is CheckStatus.NA else (),
+                properties=_properties(r),
             )
         )
     return [JUnitSuite(f"check.{area}", cases) for area, cases in areas.items()]
+
+
+def _properties(result: CheckResult) -> tuple[tuple[str, str], ...]:
+    """The case's properties: ``status`` = ``n/a`` for a check that does not apply, ``tck``
+    = the a2a-tck requirement ids it corresponds to, comma-separated."""
+    found: list[tuple[str, str]] = []
+    if result.status is CheckStatus.NA:
+        found.append(("status", result.status.value))
+    if result.tck:
+        found.append(("tck", ",".join(result.tck)))
+    return tuple(found)
 
 
 class _Output:
@@ -267,9 +281,6 @@ def main(argv: list[str]) -> int:
         say(f"oauth2: {exc}")
         return EXIT_TRANSPORT
     except KeyboardInterrupt:
-        return EXIT_TRANSPORT
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_TRANSPORT
     if args.junit:
         try:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 from app.errors import UsageError
 from app.protocol.visible_text import escape_controls
@@ -45,6 +48,25 @@ class _Parser(argparse.ArgumentParser):
 def parser(prog: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` for ``prog`` whose errors raise :class:`CliUsageError`."""
     return _Parser(prog=prog, description=description, epilog=epilog)
+
+
+def card_source(text: str, what: str = "CARD_URL") -> str:
+    """``text`` when it names an Agent Card this app can read: an ``http(s)`` URL with a
+    host, or a readable file (``card``, ``check``, ``verify``).
+
+    Raises:
+        CliUsageError: anything else (a typo, ``ftp://…``, a file that is not there): the
+            command line is wrong, not the agent.
+    """
+    if "://" in text:
+        parts = urlsplit(text)
+        if parts.scheme.lower() in ("http", "https") and parts.hostname:
+            return text
+        raise CliUsageError(f"{what} {text!r}: not an http(s) URL with a host")
+    path = Path(text)
+    if path.is_file() and os.access(path, os.R_OK):
+        return text
+    raise CliUsageError(f"{what} {text!r}: neither an http(s) URL nor a readable file")
 
 
 def usage_exit(

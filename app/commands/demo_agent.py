@@ -1,7 +1,8 @@
 """``a2a-workbench demo-agent``: the bundled demo agent on loopback (:mod:`app.demo`).
 
-    a2a-workbench demo-agent [--host 127.0.0.1] [--port N] [--grpc-port N] [--token T]
-        [--oauth-issuer URL --oauth-client ID:SECRET] [--jwks-out FILE]
+    a2a-workbench demo-agent [--host 127.0.0.1] [--port N] [--grpc-port N]
+        [--token TOKEN|@FILE|env:NAME] [--oauth-issuer URL --oauth-client ID:SECRET|@FILE|env:NAME]
+        [--jwks-out FILE]
         [--tls-cert PEM [--tls-key PEM] [--tls-client-ca PEM]] [--log-level LEVEL]
 
 Prints one ``ready`` JSON line once every port listens (:func:`app.demo.demo_server.serve`).
@@ -15,6 +16,7 @@ import asyncio
 
 from app.commands.cli import CliUsageError, usage_exit
 from app.commands.cli import parser as cli_parser
+from app.commands.secret_args import secret_value
 from app.demo import demo_tls as tls
 from app.demo import request_log
 from app.demo.demo_server import serve
@@ -31,7 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one")
     parser.add_argument("--grpc-port", type=int, default=0, help="gRPC port; 0 picks a free one")
-    parser.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on A2A endpoints")
+    parser.add_argument(
+        "--token",
+        metavar="TOKEN|@FILE|env:NAME",
+        help="require 'Authorization: Bearer TOKEN' on A2A endpoints",
+    )
     parser.add_argument(
         "--oauth-issuer",
         metavar="URL",
@@ -39,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--oauth-client",
-        metavar="ID:SECRET",
+        metavar="ID:SECRET|@FILE|env:NAME",
         help="the agent's own credentials at the provider's introspection endpoint",
     )
     parser.add_argument("--jwks-out", help="write the public JWKS here (default: a temp file)")
@@ -64,8 +70,14 @@ def main(argv: list[str]) -> int:
     """
     try:
         args = build_parser().parse_args(argv)
+        # The secrets may come from a file or the environment (app.commands.secret_args).
+        if args.token is not None:
+            args.token = secret_value(args.token, "--token")
+        if args.oauth_client is not None:
+            args.oauth_client = secret_value(args.oauth_client, "--oauth-client")
     except CliUsageError as exc:
-        return usage_exit(f"{exc.prog}: error: {exc.detail}")
+        prog = exc.prog or "a2a-workbench demo-agent"
+        return usage_exit(f"{prog}: error: {exc.detail}")
     request_log.configure(args.log_level)
     try:
         return asyncio.run(serve(args))

@@ -1,7 +1,7 @@
 """The OAuth 2 options of ``send`` and ``run``: flags to an :class:`OAuthConfig`, then a token.
 
     --oauth2 client-credentials|device-code|authorization-code
-    --token-url URL --client-id ID [--client-secret SECRET|@FILE] [--scope S]...
+    --token-url URL --client-id ID [--client-secret SECRET|@FILE|env:NAME] [--scope S]...
     [--device-authorization-url URL] [--authorization-url URL]
     [--oauth2-from-card CARD_URL[#SCHEME]]
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from app.commands.cli import CliUsageError, say
 from app.commands.printer import Printer
+from app.commands.secret_args import secret_value
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome
 from app.protocol.net.auth import AuthConfig, apply_auth
 from app.protocol.net.network import NetworkOptions
@@ -50,7 +51,10 @@ def add_oauth_options(p: argparse.ArgumentParser, auth: argparse._MutuallyExclus
     g.add_argument("--token-url", default="", metavar="URL", help="the token endpoint")
     g.add_argument("--client-id", default="", metavar="ID")
     g.add_argument(
-        "--client-secret", default="", metavar="SECRET|@FILE", help="a confidential client's secret"
+        "--client-secret",
+        default="",
+        metavar="SECRET|@FILE|env:NAME",
+        help="a confidential client's secret",
     )
     g.add_argument("--scope", action="append", default=[], metavar="SCOPE", help="repeatable")
     g.add_argument("--device-authorization-url", default="", metavar="URL")
@@ -165,8 +169,8 @@ def oauth_from_args(args: argparse.Namespace) -> CliOAuth | None:
 
     Raises:
         CliUsageError: ``--oauth2-from-card`` beside another credential flag, an
-            unreadable ``--client-secret @FILE``, or a setting the flow needs that no
-            card can supply.
+            unreadable ``--client-secret @FILE`` or unset ``env:NAME``, or a setting the
+            flow needs that no card can supply.
     """
     if not args.oauth2 and not args.oauth2_from_card:
         return None
@@ -178,7 +182,7 @@ def oauth_from_args(args: argparse.Namespace) -> CliOAuth | None:
         flow,
         token_url=args.token_url,
         client_id=args.client_id,
-        client_secret=_secret(args.client_secret),
+        client_secret=secret_value(args.client_secret, "--client-secret"),
         scopes=tuple(dict.fromkeys(args.scope)),
         device_authorization_url=args.device_authorization_url,
         authorization_url=args.authorization_url,
@@ -197,16 +201,6 @@ _FLAG_OF = {
     "an authorization URL": "--authorization-url",
     "a client secret": "--client-secret",
 }
-
-
-def _secret(value: str) -> str:
-    if not value.startswith("@"):
-        return value
-    try:
-        with open(value[1:], encoding="utf-8") as fh:
-            return fh.read().strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliUsageError(f"cannot read --client-secret {value}: {exc}") from exc
 
 
 def print_device_code(authorization: DeviceAuthorization) -> None:

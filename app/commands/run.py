@@ -21,10 +21,14 @@ serious status wins. ``--deadline`` bounds each exchange; ``--strict`` turns a s
 findings of error severity into status 2 (as ``send``).
 
 Each operation's ``x-a2a.assertions`` are evaluated after it (``assertion`` records; a
-failed one makes the status at least 1; ``--junit FILE`` writes one test case per
-assertion) and its ``x-a2a.captures`` become ``{{variables}}`` of the operations after it
-(``capture`` records; a captured value wins over ``--var`` and the environment), so a saved
-send → get → cancel sequence runs unattended (:mod:`app.commands.run_checks`).
+failed one makes the status at least 1) and its ``x-a2a.captures`` become ``{{variables}}``
+of the operations after it (``capture`` records; a captured value wins over ``--var`` and
+the environment), so a saved send → get → cancel sequence runs unattended
+(:mod:`app.commands.run_checks`). A request that needs a value an earlier one failed to
+capture is not sent (a ``usage`` record says why); the status is the earlier one's: a dead
+agent is 2 all through. ``--junit FILE`` writes a test case per request (its real duration;
+a failure when the agent answered with an error, an error when it could not be sent or
+answered) and per assertion.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import argparse
 import asyncio
 import dataclasses
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -50,7 +55,7 @@ from app.commands.printer import (
     for_terminal,
     pretty,
 )
-from app.commands.run_checks import RunChecks, pretty_check
+from app.commands.run_checks import RequestCase, RunChecks, pretty_check
 from app.commands.send import add_exchange_options, strict_status
 from app.errors import UsageError
 from app.paths import secrets_path
@@ -66,7 +71,7 @@ from app.spec import environments
 from app.spec.assertions import Observed
 from app.spec.document import SavedOperation, SpecDocument, SpecError, load
 from app.spec.requests import to_a2a_request
-from app.spec.variables import Resolver, SecretStore, parse_var
+from app.spec.variables import MissingVariable, Resolver, SecretStore, parse_var
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,19 +162,20 @@ async def run_operations(
     tokens = TokenCache()  # one token per (token URL, client, scopes) for the whole run
     for op in operations:
         op_id = op.request.operation_id
+        label = f"{op.request.method} ({op.request.binding.value} {op.request.version.value})"
         if fmt == "pretty":
-            title = (f"=== {op_id}: {op.request.method} ({op.request.binding.value} "
-                     f"{op.request.version.value})")  # fmt: skip
-            out.write(for_terminal(title, out, pretty=True) + "\n")
+            out.write(for_terminal(f"=== {op_id}: {label}", out, pretty=True) + "\n")
         if checks.captured:
             resolver = dataclasses.replace(resolver, values={**resolver.values, **checks.captured})
         try:
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
-            print(f"run: {op_id}: {exc}{usage_hint}", file=sys.stderr)
-            _write(out, fmt, {**error_record(ErrorKind.USAGE, str(exc)), "operation": op_id})
+            message, outcome = _not_built(exc, checks)
+            print(f"run: {op_id}: {message}{usage_hint}", file=sys.stderr)
+            _write(out, fmt, {**error_record(ErrorKind.USAGE, message), "operation": op_id})
             _write(out, fmt, {**end_record(Outcome.USAGE_ERROR, 0.0), "operation": op_id})
-            worst = worst.worse(Outcome.USAGE_ERROR)
+            checks.sent(RequestCase(op_id, label, Outcome.USAGE_ERROR, 0.0, message))
+            worst = worst.worse(outcome)
             continue
         printer = Printer(
             fmt,
@@ -181,6 +187,7 @@ async def run_operations(
         outcome = Outcome.TRANSPORT_ERROR
         observed = Observed()
         request = sendable.request
+        started = time.monotonic()
         if network is not None:  # before the token: the CA bundle and proxy reach it too
             request = dataclasses.replace(request, network=network(request.network))
         if sendable.oauth is not None:
@@ -192,10 +199,13 @@ async def run_operations(
                 error = error_record(ErrorKind.TRANSPORT, message)
                 _write(out, fmt, {**error, "operation": op_id})
                 _write(out, fmt, {**end_record(Outcome.TRANSPORT_ERROR, 0.0), "operation": op_id})
+                elapsed = time.monotonic() - started
+                checks.sent(RequestCase(op_id, label, Outcome.TRANSPORT_ERROR, elapsed, message))
                 worst = worst.worse(Outcome.TRANSPORT_ERROR)
                 continue
         if deadline is not None:
             request = dataclasses.replace(request, deadline=deadline)
+        first_error = ""
         for attempt in range(2):
             heads: list[ResponseHead] = []
             async for event in recorded(
@@ -208,6 +218,8 @@ async def run_operations(
             ):
                 for record in printer.records(event):
                     _write(out, fmt, {**record, "operation": op_id} if fmt == "jsonl" else record)
+                    if record.get("event") == "error" and not first_error:
+                        first_error = str(record.get("message", ""))
                 observed.feed(event)
                 if isinstance(event, ResponseHead):
                     heads.append(event)
@@ -220,13 +232,31 @@ async def run_operations(
                 renewed = await _renewed(request, sendable.oauth, tokens, refusal)
             if renewed is None:
                 break
-            request, observed = renewed, Observed()
-        for record in checks.after(op.request, observed, resolver):
+            request, observed, first_error = renewed, Observed(), ""
+        elapsed = time.monotonic() - started
+        checks.sent(RequestCase(op_id, label, outcome, elapsed, first_error))
+        for record in checks.after(op.request, observed, resolver, outcome):
             _write(out, fmt, record)
         worst = worst.worse(outcome)  # the exit status reports the worst
         if findings is not None:
             findings.append(printer.error_findings)
     return worst
+
+
+def _not_built(exc: UsageError, checks: RunChecks) -> tuple[str, Outcome]:
+    """Why a request could not be built, and the outcome it adds to the run's status.
+
+    A ``{{variable}}`` an earlier request was to capture, and did not, is that request's
+    failure (a dead agent is exit 2, not a usage error): the status it already gave stands.
+    """
+    if isinstance(exc, MissingVariable) and exc.name in checks.lost:
+        source, outcome = checks.lost[exc.name]
+        message = (
+            f"not sent: {{{{{exc.name}}}}} was to be captured by {source}, which "
+            f"captured nothing ({outcome.value})"
+        )
+        return message, outcome if outcome is not Outcome.OK else Outcome.USAGE_ERROR
+    return str(exc), Outcome.USAGE_ERROR
 
 
 async def _renewed(

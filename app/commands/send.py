@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import sys
 from dataclasses import replace
@@ -37,6 +36,7 @@ from app.commands.history import recorded
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.oauth import CliOAuth, add_oauth_options, oauth_from_args, with_oauth
 from app.commands.printer import EXIT_OK, EXIT_STATUS, EXIT_TRANSPORT, Printer
+from app.commands.secret_args import secret_value
 from app.errors import UsageError
 from app.protocol import exchange
 from app.protocol.compose import RequestInputs, compose, compose_body
@@ -121,12 +121,21 @@ def add_credential_options(p: argparse.ArgumentParser) -> None:
         "--header", action="append", default=[], metavar="'Name: value'", help="repeatable"
     )
     auth = p.add_mutually_exclusive_group()
-    auth.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN")
-    auth.add_argument("--basic", metavar="USER:PASS", help="send HTTP Basic credentials")
+    auth.add_argument(
+        "--bearer",
+        metavar="TOKEN|@FILE|env:NAME",
+        help="send Authorization: Bearer TOKEN (from a file or an environment variable)",
+    )
+    auth.add_argument(
+        "--basic",
+        metavar="USER:PASS|@FILE|env:NAME",
+        help="send HTTP Basic credentials (USER:PASS, or a file or variable holding them)",
+    )
     auth.add_argument(
         "--api-key",
         metavar="NAME=VALUE[@header|query|cookie]",
-        help="send an API key in a header (default), the query or a cookie",
+        help="send an API key in a header (default), the query or a cookie; VALUE may be "
+        "@FILE or env:NAME",
     )
     add_oauth_options(p, auth)
     p.add_argument(
@@ -162,15 +171,17 @@ def strict_status(status: int, error_findings: int, strict: bool) -> int:
 
 
 def parse_auth(args: argparse.Namespace) -> AuthConfig:
-    """The credential ``--bearer``, ``--basic`` or ``--api-key`` describes.
+    """The credential ``--bearer``, ``--basic`` or ``--api-key`` describes; each secret may
+    be ``@FILE`` or ``env:NAME`` (:mod:`app.commands.secret_args`).
 
     Raises:
-        CliUsageError: a malformed ``--basic`` or ``--api-key``.
+        CliUsageError: a malformed ``--basic`` or ``--api-key``, an unreadable ``@FILE``, an
+            unset ``env:NAME``.
     """
     if args.bearer is not None:
-        return AuthConfig.bearer(args.bearer)
+        return AuthConfig.bearer(secret_value(args.bearer, "--bearer"))
     if args.basic is not None:
-        user, sep, password = args.basic.partition(":")
+        user, sep, password = secret_value(args.basic, "--basic").partition(":")
         if not sep:
             # Never echo the value: it is a credential.
             raise CliUsageError("--basic must look like USER:PASS (no ':' found)")
@@ -185,7 +196,7 @@ def parse_auth(args: argparse.Namespace) -> AuthConfig:
             raise CliUsageError(
                 "--api-key must look like NAME=VALUE[@header|query|cookie] (value not shown)"
             )
-        return AuthConfig.api_key(name.strip(), value, location)
+        return AuthConfig.api_key(name.strip(), secret_value(value, "--api-key"), location)
     return AuthConfig.none()
 
 
@@ -331,10 +342,6 @@ def main(argv: list[str]) -> int:
         outcome = asyncio.run(_run(request, printer, args, oauth))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
-    except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_STATUS[Outcome.TRANSPORT_ERROR]
     return strict_status(EXIT_STATUS[outcome], printer.error_findings, args.strict)
 
 

@@ -20,8 +20,9 @@ A signature whose ``kid`` has no key in the JWKS is ``no trusted key`` (not ``in
 it may well be fine, it just cannot be checked against the keys given.
 
 Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid (or
-one is malformed); 2 the card is unsigned; 3 usage error (bad arguments, unreadable JWKS,
-card not fetched or not parsed).
+one is malformed); 2 the card is unsigned, or could not be fetched (no answer, a redirect,
+an HTTP error, not a JSON object); 3 usage error (bad arguments, unreadable JWKS, a card
+file that cannot be read or is not a JSON object).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands import cli
-from app.commands.cli import EXIT_USAGE, CliUsageError
+from app.commands.cli import EXIT_USAGE, CliUsageError, card_source, say
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.printer import for_terminal
 from app.protocol.card.fetch import fetch_card
@@ -51,6 +52,14 @@ from app.protocol.records import line
 from app.protocol.wire.json_duplicates import DuplicateMember
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
+EXIT_NOT_FETCHED = 2
+"""The agent's side, as everywhere in the CLI: unreachable, or no card where it should be."""
+
+
+class _CardNotFetched(Exception):
+    """The card URL gave no card to verify (the message says why)."""
+
+
 PROG = "a2a-workbench verify"
 
 
@@ -96,18 +105,18 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[DuplicateMembe
     )
     reading = read_card(result)
     if reading.outcome is ReadOutcome.FAILED:
-        raise CliUsageError(f"card not fetched from {result.card_url}: {reading.error}")
+        raise _CardNotFetched(f"card not fetched from {result.card_url}: {reading.error}")
     if reading.outcome is ReadOutcome.REDIRECT and result.redirect_location:
-        raise CliUsageError(
+        raise _CardNotFetched(
             f"card not fetched: HTTP {result.status} redirect to "
             f"{result.redirect_location} (redirects are not followed)"
         )
     # Only a plain 200 is a card to verify here; any other status is reported as it is.
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
-        raise CliUsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
+        raise _CardNotFetched(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
     if reading.parse_error:
-        raise CliUsageError(f"card from {result.card_url}: {not_a_card(reading)}")
+        raise _CardNotFetched(f"card from {result.card_url}: {not_a_card(reading)}")
     return reading.card, reading.source, reading.duplicate_keys
 
 
@@ -245,13 +254,20 @@ def main(argv: list[str]) -> int:
             jwks = parse_jwks(jwks_text)
         except JwksError as exc:
             raise CliUsageError(f"JWKS file {args.jwks}: {exc}") from exc
+        card_source(args.card, "CARD_URL_OR_FILE")
         card, source, duplicates = _load_card(args)
     except CliUsageError as exc:
         return _usage_exit(exc.detail)
+    except _CardNotFetched as exc:
+        say(f"{PROG}: {exc}")
+        return EXIT_NOT_FETCHED
 
     verification = verify_card(card, jwks, mode=ProfileMode(args.profile), duplicates=duplicates)
     code = exit_status(verification)
     if verification.status is CardStatus.NOT_A_CARD:
+        if "://" in source:
+            print(f"{PROG}: {source} is not a JSON object card", file=sys.stderr)
+            return EXIT_NOT_FETCHED
         return _usage_exit(f"{source} is not a JSON object card")
     writer = _write_jsonl if args.output == "jsonl" else _write_pretty
     _write_duplicates(sys.stdout, args.output, duplicates)  # before ``end``, always last

@@ -34,6 +34,14 @@ from app.paths import KEYRING_SERVICE
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 
 
+class MissingVariable(UsageError):
+    """A ``{{variable}}`` no source resolves; ``name`` says which."""
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 class ScopeError(UsageError):
     """A scoped ``{{name.scope}}`` variable used for another host or outside the places a
     credential may go; nothing was sent.
@@ -293,8 +301,8 @@ class Resolver:
         """``text`` with every reference replaced.
 
         Raises:
-            UsageError: a reference no source can resolve; the message names the variable,
-                where it was used and how to provide it.
+            MissingVariable: a reference no source can resolve; the message names the
+                variable, where it was used and how to provide it.
         """
         if "{{" not in text:
             return text
@@ -303,7 +311,7 @@ class Resolver:
             name = match.group(1)
             value = self.lookup(name)
             if value is None:
-                raise UsageError(self.missing_message(name, where))
+                raise MissingVariable(self.missing_message(name, where), name)
             return value
 
         return VARIABLE.sub(repl, text)

@@ -40,10 +40,13 @@ def test_a_failed_check_exits_1_with_finding_records_and_a_junit_report(
     findings = [r for r in records if r["type"] == "finding"]
     assert set(findings[0]) == {
         "event", "type", "status", "id", "area", "title", "section", "detail", "interface",
-        "exchanges",
+        "exchanges", "tck",
     }  # fmt: skip
     failed = [(f["id"], f["interface"].split()[0]) for f in findings if f["status"] == "fail"]
     assert ("errors.task-not-found", "JSONRPC") in failed
+    # The a2a-tck requirement ids: the binding-free one and the JSON-RPC binding's only.
+    (named,) = [f for f in findings if f["id"] == "errors.task-not-found"]
+    assert named["tck"] == ["CORE-GET-002", "JSONRPC-SSE-002"]
     end = records[-1]
     assert end["type"] == "end" and end["reason"] == "completed"
     assert sum(end["counts"].values()) == len(findings)
@@ -55,6 +58,13 @@ def test_a_failed_check_exits_1_with_finding_records_and_a_junit_report(
     assert int(root.get("skipped", "")) == end["counts"]["skip"] + end["counts"]["n/a"]
     suites = {s.get("name") for s in root}
     assert {"check.card", "check.errors", "check.parity"} <= suites
+    (case,) = root.findall(
+        ".//testcase[@name='errors.task-not-found [" + named["interface"] + "]']"
+    )
+    assert case.find("failure") is not None
+    assert {p.get("name"): p.get("value") for p in case.iter("property")} == {
+        "tck": "CORE-GET-002,JSONRPC-SSE-002"
+    }
 
 
 def test_findings_link_the_exchanges_recorded_in_the_shared_history(

@@ -133,3 +133,64 @@ def test_a_relative_interface_url_is_resolved_against_the_card_url() -> None:
     assert _absolute("http://h/x", "HTTP+JSON", card) == "http://h/x"
     assert _absolute("h:50051", "GRPC", card) == "h:50051"
     assert _absolute("/a2a", "JSONRPC", "card.json") == "/a2a"  # a file names no host
+
+
+def test_both_error_tables_are_accepted_and_told_apart() -> None:
+    from app.check.target import (
+        PUSH_NOT_SUPPORTED,
+        UNSUPPORTED_OPERATION,
+        ErrorTable,
+        expected_form,
+        tables_matched,
+    )
+
+    reason = {"error": {"details": [{"reason": "TASK_NOT_CANCELABLE"}]}}
+    v100, v101 = frozenset({ErrorTable.V1_0_0}), frozenset({ErrorTable.V1_0_1})
+    assert tables_matched(Binding.HTTP_JSON, TASK_NOT_CANCELABLE, _error(409), reason) == v100
+    assert tables_matched(Binding.HTTP_JSON, TASK_NOT_CANCELABLE, _error(400), reason) == v101
+    assert not tables_matched(Binding.HTTP_JSON, TASK_NOT_CANCELABLE, _error(404), reason)
+    unimplemented = _error("UNIMPLEMENTED", details=("ErrorInfo: reason=UNSUPPORTED_OPERATION",))
+    assert tables_matched(Binding.GRPC, UNSUPPORTED_OPERATION, unimplemented) == v100
+    assert not tables_matched(Binding.GRPC, PUSH_NOT_SUPPORTED, unimplemented)  # reason differs
+    # Where the tables agree, an answer fits both.
+    assert tables_matched(Binding.HTTP_JSON, TASK_NOT_FOUND, _error(404)) == frozenset(ErrorTable)
+    assert tables_matched(Binding.JSONRPC, TASK_NOT_CANCELABLE, _error(-32002)) == frozenset(
+        ErrorTable
+    )
+    assert expected_form(Binding.HTTP_JSON, TASK_NOT_CANCELABLE) == (
+        "HTTP 400 (v1.0.1) or 409 (v1.0.0) (TASK_NOT_CANCELABLE)"
+    )
+    assert expected_form(Binding.GRPC, TASK_NOT_FOUND) == "gRPC NOT_FOUND (TASK_NOT_FOUND)"
+
+
+def test_an_empty_protojson_list_is_a_task_list() -> None:
+    # gRPC's ListTasks answer without tasks is {}: ProtoJSON omits empty fields.
+    grpc = normalise(_ok({}), Target(2, "u", Binding.GRPC, V1))
+    jsonrpc = normalise(
+        _ok({"tasks": [], "nextPageToken": ""}), Target(0, "u", Binding.JSONRPC, V1)
+    )
+    assert grpc == jsonrpc == {"answer": "task list"}
+    assert differences({"GRPC": grpc, "JSONRPC": jsonrpc}) == []
+
+
+def test_snake_case_member_names_are_found_outside_user_data() -> None:
+    from app.check.checks_wire import snake_case_keys
+
+    answer = {
+        "task": {
+            "id": "t",
+            "context_id": "c",
+            "metadata": {"my_key": 1},
+            "artifacts": [{"parts": [{"data": {"user_field": 2}}], "artifact_id": "a"}],
+        }
+    }
+    assert snake_case_keys(answer) == ["task.context_id", "task.artifacts[0].artifact_id"]
+
+
+def test_a_requirement_id_of_one_binding_goes_with_that_binding_only() -> None:
+    from app.check.registry import CHECKS
+
+    spec = next(s for s in CHECKS if s.check_id == "errors.task-not-found")
+    assert spec.tck_for(Binding.GRPC) == ("CORE-GET-002", "GRPC-ERR-002")
+    assert spec.tck_for(Binding.HTTP_JSON) == ("CORE-GET-002", "HTTP_JSON-STATUS-001")
+    assert spec.tck_for(None) == spec.tck

@@ -166,6 +166,29 @@ def test_files_relative_urls_problems_and_not_a_card(tmp_path: Path) -> None:
     assert card_cli(str(path))[0] == 2
     path.write_text("{oops", encoding="utf-8")
     assert card_cli(str(path))[0] == 2
-    assert card_cli(str(tmp_path / "missing.json"))[0] == 2
+    # No such file (or a typo for a URL): the command line is wrong, not the agent.
+    assert card_cli(str(tmp_path / "missing.json"))[0] == 3
+    assert card_cli("not a url")[0] == 3
     assert card_cli()[0] == 3
     assert card_cli(str(path), "--a2a-version", "2.0")[0] == 3
+
+
+def test_an_unknown_field_is_a_note_and_the_card_stays_valid(tmp_path: Path) -> None:
+    # A2A 1.0 §5.7: implementations SHOULD ignore unrecognized fields (it was an error, exit 1).
+    card = {
+        "name": "n", "description": "d", "version": "1",
+        "supportedInterfaces": [
+            {"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {"streaming": True}, "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "s", "description": "s", "tags": ["t"]}],
+        "vendorExtra": {"anything": 1},
+    }  # fmt: skip
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    code, lines, _ = card_cli(str(path))
+    assert code == 0
+    (note,) = [line for line in lines if line["event"] == "problem"]
+    assert (note["path"], note["severity"]) == ("vendorExtra", "info")
+    assert lines[-1]["outcome"] == "valid"

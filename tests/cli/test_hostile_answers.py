@@ -96,7 +96,7 @@ def test_card_verify_and_check_say_the_card_url_returned_html(tmp_path: Path) ->
         _, checked, _ = cli("check", url, "--no-history", "--budget", "20")
     wanted = "returned HTML (status 200), not an Agent Card"
     assert card_code == 2 and wanted in card_text and "Expecting value" not in card_text
-    assert verify_code == 3 and wanted in verify_text
+    assert verify_code == 2 and wanted in verify_text  # no card where it should be: exit 2
     (available,) = of(checked, "id", "card.available")
     assert wanted in available["detail"]
 

@@ -53,9 +53,14 @@ def test_the_bundled_scenario_runs_send_get_cancel_unattended(
     assert 0 < stream[1]["actual"] < 10  # itemCount
     assert checks[0].keys() >= {"operation", "path", "op", "expected", "actual", "passed"}
     root = ET.parse(report).getroot()
-    assert root.get("tests") == str(len(checks)) and root.get("failures") == "0"
+    # A case per request (four) and per assertion, none failed.
+    assert root.get("tests") == str(len(checks) + 4) and root.get("failures") == "0"
+    assert root.get("errors") == "0"
     assert [s.get("name") for s in root] == ["stream", "ask", "get-task", "cancel-task"]
     assert root.find("testsuite/testcase[@name='/result/id equals {{taskId}}']") is not None
+    first = root.find("testsuite/testcase")
+    assert first is not None and first.get("name", "").startswith("request ")
+    assert float(first.get("time", "0")) > 0  # the exchange's real duration
 
 
 def test_a_failed_assertion_exits_1_and_is_a_junit_failure(

@@ -156,7 +156,7 @@ def test_every_binding_answers_our_send(
 ) -> None:
     url = server["grpcTarget"] if where is None else server["baseUrl"] + where
     args = [url, "--binding", binding, "--method", "SendMessage", "--text", "hello"]
-    code, lines = _send(*args, "--bearer", TOKEN)
+    code, lines = _send(*args, f"--bearer={TOKEN}")
     assert code == 0, lines
     task = _final_task(lines)
     assert task["status"]["state"] == "TASK_STATE_COMPLETED"
@@ -183,8 +183,7 @@ def test_streaming_on_every_binding(
         "SendStreamingMessage",
         "--text",
         "stream me",
-        "--bearer",
-        TOKEN,
+        f"--bearer={TOKEN}",  # "=": a token may begin with "-"
     )
     assert code == 0, lines
     items = [line for line in lines if line["event"] == "item"]
@@ -253,7 +252,7 @@ def test_0_3_clients_on_every_binding(
     url = compat_server["grpcTarget"] if where is None else compat_server["baseUrl"] + where
     code, lines = _send(
         url, "--binding", binding, "--version", "0.3", "--method", "message/send",
-        "--text", "old client", "--bearer", TOKEN,
+        "--text", "old client", f"--bearer={TOKEN}",
     )  # fmt: skip
     assert code == 0, lines
     body = next(line for line in lines if line["event"] == "response")["body"]
@@ -354,3 +353,34 @@ def test_its_own_test_suite_passes(node_project: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "# fail 0" in proc.stdout
+
+
+@pytest.mark.parametrize("which", ["server", "compat_server"])
+def test_check_finds_nothing_to_fail_or_warn(request: pytest.FixtureRequest, which: str) -> None:
+    """Our own `check` on the generated server (1.0, and 0.3 too): no failure, no warning;
+    its errors follow one table, v1.0.1 (the README says so)."""
+    server: dict[str, Any] = request.getfixturevalue(which)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "check", server["cardUrl"], f"--bearer={TOKEN}",
+         "--no-history", "--timeout", "5"],
+        capture_output=True, text=True, cwd=REPO, timeout=300,
+    )  # fmt: skip
+    records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    findings = [r for r in records if r["event"] == "finding"]
+    problems = [
+        (r["id"], r["interface"], r["detail"]) for r in findings if r["status"] in ("fail", "warn")
+    ]
+    assert problems == [], proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    (table,) = (r for r in findings if r["id"] == "errors.table")
+    assert table["detail"].startswith("the agent follows the A2A v1.0.1 error table"), table
+    passed = {r["id"] for r in findings if r["status"] == "pass"}
+    assert {
+        "card.caching",
+        "core.content-type",
+        "errors.content-type",
+        "errors.list-filter",
+        "errors.invalid-request",
+        "push.not-supported",
+        "core.history-length",
+    } <= passed

@@ -188,7 +188,7 @@ def test_every_binding_answers_our_send(signed: Server, binding: Binding, method
         Binding.GRPC: signed.ready["grpc_target"],
     }[binding]
     args = ["send", url, "--binding", binding.value, "--method", method, "--no-history"]
-    code, records, output = _cli(*args, "--text", "hello there", "--bearer", TOKEN)
+    code, records, output = _cli(*args, "--text", "hello there", f"--bearer={TOKEN}")
     assert code == 0, output
     state, text = _final_state(records)
     assert state in ("completed", "TASK_STATE_COMPLETED"), output
@@ -208,7 +208,7 @@ def test_every_binding_answers_a_03_client(signed: Server, binding: Binding) -> 
     }[binding]
     code, records, output = _cli(
         "send", url, "--version", "0.3", "--binding", binding.value, "--method", "message/stream",
-        "--text", "old client", "--bearer", TOKEN, "--no-history",
+        "--text", "old client", f"--bearer={TOKEN}", "--no-history",
     )  # fmt: skip
     assert code == 0, output
     assert _final_state(records)[0] == "completed", output
@@ -304,7 +304,7 @@ def test_a_slow_handler_hits_the_deadline(limited: Server) -> None:
     started = time.monotonic()
     code, records, output = _cli(
         "send", limited.url + "/", "--method", "SendMessage", "--text", "take your time",
-        "--bearer", TOKEN, "--no-history",
+        f"--bearer={TOKEN}", "--no-history",
     )  # fmt: skip
     assert code == 0, output
     state, text = _final_state(records)
@@ -317,7 +317,7 @@ def test_sigterm_with_a_stream_open_exits_cleanly(project: Project, slow_handler
     server = Server(project, HANDLER_URL=slow_handler)
     send = subprocess.Popen(
         [sys.executable, "-m", "app", "send", server.url + "/", "--method",
-         "SendStreamingMessage", "--text", "stream", "--bearer", TOKEN, "--no-history"],
+         "SendStreamingMessage", "--text", "stream", f"--bearer={TOKEN}", "--no-history"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
@@ -338,3 +338,29 @@ def test_sigterm_with_a_stream_open_exits_cleanly(project: Project, slow_handler
             send.communicate()
         err = server.stop()
     assert "Traceback" not in err, err
+
+
+def test_check_finds_nothing_to_fail_or_warn(signed: Server) -> None:
+    """Our own `check` on the generated server (1.0 and, through the compat layer, 0.3):
+    no failure, no warning; its errors follow one table, v1.0.1 (the README says so)."""
+    code, records, output = _cli(
+        "check", signed.ready["card_url"], f"--bearer={TOKEN}", "--no-history", "--timeout", "5"
+    )
+    findings = [r for r in records if r["event"] == "finding"]
+    problems = [
+        (r["id"], r["interface"], r["detail"]) for r in findings if r["status"] in ("fail", "warn")
+    ]
+    assert problems == [], output
+    assert code == 0, output
+    (table,) = (r for r in findings if r["id"] == "errors.table")
+    assert table["detail"].startswith("the agent follows the A2A v1.0.1 error table"), table
+    passed = {r["id"] for r in findings if r["status"] == "pass"}
+    assert {
+        "card.caching",
+        "core.content-type",
+        "errors.content-type",
+        "errors.list-filter",
+        "errors.invalid-request",
+        "push.not-supported",
+        "core.history-length",
+    } <= passed

@@ -145,13 +145,6 @@ BROKEN_V1: list[tuple[str, list[Any], Any, tuple[str, str]]] = [
     ),
     ("name not a string", ["name"], 42, ("name", "expected a string, got number")),
     ("skills not a list", ["skills"], {}, ("skills", "expected an array, got object")),
-    ("unknown top-level", ["colour"], "red", ("colour", "unknown field for lf.a2a.v1.AgentCard")),
-    (
-        "unknown in skill",
-        ["skills", 0, "level"],
-        3,
-        ("skills[0].level", "unknown field for lf.a2a.v1.AgentSkill"),
-    ),
     (
         "skill missing id",
         ["skills", 0, "id"],
@@ -288,6 +281,39 @@ WARNINGS_V1: list[tuple[str, list[Any], Any, tuple[str, str]]] = [
 def test_warnings_v1(path: list[Any], value: Any, expected: tuple[str, str]) -> None:
     problems = validate_card(_mutate(path, value))
     assert expected in {(p.path, p.message) for p in problems if p.severity is Severity.WARNING}
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expected"),
+    [
+        (["colour"], "red", ("colour", "unknown field for lf.a2a.v1.AgentCard (ignored)")),
+        (
+            ["skills", 0, "level"],
+            3,
+            ("skills[0].level", "unknown field for lf.a2a.v1.AgentSkill (ignored)"),
+        ),
+    ],
+    ids=["unknown top-level", "unknown in skill"],
+)
+def test_unknown_fields_are_a_note_not_an_error(
+    path: list[Any], value: Any, expected: tuple[str, str]
+) -> None:
+    # Implementations SHOULD ignore unrecognized fields (1.0 §5.7).
+    problems = validate_card(_mutate(path, value))
+    assert expected in {(p.path, p.message) for p in problems if p.severity is Severity.INFO}
+    assert not _errors(problems) and not any(p.severity is Severity.WARNING for p in problems)
+
+
+def test_a_proto_field_name_is_a_warning() -> None:
+    # Parsers read it, but JSON serializations use camelCase (1.0 §5.5).
+    card = copy.deepcopy(V1)
+    card["default_input_modes"] = card.pop("defaultInputModes")
+    problems = validate_card(card)
+    assert (
+        "default_input_modes",
+        "the proto field name; JSON uses the camelCase 'defaultInputModes'",
+    ) in {(p.path, p.message) for p in problems if p.severity is Severity.WARNING}
+    assert not _errors(problems)
 
 
 BROKEN_03: list[tuple[str, list[Any], Any, tuple[str, str]]] = [

@@ -124,7 +124,8 @@ def test_show_payloads(signed: tuple[Path, Path, Any], capsys: pytest.CaptureFix
         ["not-json.json", "--jwks", "jwks.json"],
         ["card.json", "--jwks", "not-json.json"],
         ["array.json", "--jwks", "jwks.json"],
-        ["http://127.0.0.1:9/", "--jwks", "jwks.json", "--timeout", "2"],
+        ["not a url", "--jwks", "jwks.json"],
+        ["ftp://127.0.0.1/card.json", "--jwks", "jwks.json"],
     ],
 )
 def test_usage_errors_exit_3(
@@ -141,6 +142,15 @@ def test_usage_errors_exit_3(
     assert card.parent == tmp_path and jwks.parent == tmp_path
     assert main(argv) == 3
     assert "error" in capsys.readouterr().err
+
+
+def test_a_card_url_that_gives_no_card_exits_2(
+    tmp_path: Path, signed: tuple[Path, Path, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The agent's side (nothing listens there), not a usage error: 2, as everywhere.
+    _, jwks, _ = signed
+    assert main(["http://127.0.0.1:9/", "--jwks", str(jwks), "--timeout", "2"]) == 2
+    assert "card not fetched" in capsys.readouterr().err
 
 
 @pytest.mark.peer

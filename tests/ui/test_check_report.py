@@ -38,7 +38,14 @@ from app.check.check_model import (
     EndReason,
 )
 from app.ui.check.check_report import CheckReportView
-from app.ui.check.check_report_model import CHECK, DETAIL, EXCHANGE_ROLE, INTERFACE, STATUS
+from app.ui.check.check_report_model import (
+    CHECK,
+    DETAIL,
+    EXCHANGE_ROLE,
+    INTERFACE,
+    STATUS,
+    TCK,
+)
 from app.ui.shell.theme import brushes
 from tests.helpers.screenshots import SHOTS
 
@@ -53,7 +60,8 @@ RESULTS = [
                 CheckStatus.PASS, "A2A 1.0 §3.1.1", "", JSONRPC, (5,)),
     CheckResult("errors.task-not-found", CheckArea.ERRORS, "unknown task id gets TaskNotFound",
                 CheckStatus.FAIL, "A2A 1.0 §3.3.2",
-                "expected -32001 TaskNotFoundError\ngot -32603 Internal error", JSONRPC, (7, 8)),
+                "expected -32001 TaskNotFoundError\ngot -32603 Internal error", JSONRPC, (7, 8),
+                tck=("CORE-GET-002", "JSONRPC-SSE-002")),
     CheckResult("core.send", CheckArea.CORE, "SendMessage returns a Task or Message",
                 CheckStatus.PASS, "A2A 1.0 §3.1.1", "", REST, (6,)),
     CheckResult("streaming.lifecycle", CheckArea.STREAMING, "a stream starts with a Task",
@@ -147,6 +155,7 @@ def test_failures_and_warnings_come_first_with_status_colours_and_a_summary(
     ]
     assert shown_column(view, INTERFACE)[3:5] == ["card-wide", JSONRPC]
     assert shown_column(view, DETAIL)[0] == "expected -32001 TaskNotFoundError …"
+    assert shown_column(view, TCK)[0] == "CORE-GET-002, JSONRPC-SSE-002"  # its a2a-tck ids
     tree = child(view, QTreeView, "checkResultsTree")
     shown = tree.model()
     assert shown.index(0, STATUS).data(Qt.ItemDataRole.ForegroundRole) == brushes().error_text

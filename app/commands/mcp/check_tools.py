@@ -21,7 +21,6 @@ from app.check.check_model import (
     CheckStarted,
     EndReason,
 )
-from app.check.registry import CHECKS
 from app.check.runner import CheckOptions, host_of, run_check
 from app.commands.card import fetch
 from app.commands.history import shared_store
@@ -35,7 +34,6 @@ from app.protocol.card.read import examine, read_card
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
 
-TCK = {spec.check_id: spec.tck for spec in CHECKS}
 """The a2a-tck category each check covers (docs/CHECKS.md)."""
 
 
@@ -47,7 +45,10 @@ class CheckFinding(BaseModel):
     title: str
     area: str
     section: str = Field(description="The A2A spec section the rule comes from.")
-    tck: str = Field(description="The a2a-tck category it covers ('' when none).")
+    tck: list[str] = Field(
+        description="The a2a-tck (A2A 1.0 branch) requirement ids it corresponds to "
+        "(docs/CHECKS.md); empty when none."
+    )
     detail: str = Field(description="Why it failed, was skipped or does not apply.")
     interface: str = Field(description="Binding, version and URL ('' for card-wide checks).")
     exchanges: list[int] = Field(description="History entry ids that show it (history_show).")
@@ -174,7 +175,7 @@ def _report(
     def finding(r: CheckResult) -> CheckFinding:
         return CheckFinding(
             id=r.check_id, status=r.status.value, title=r.title, area=r.area.value,
-            section=r.section, tck=TCK.get(r.check_id, ""), detail=r.detail,
+            section=r.section, tck=list(r.tck), detail=r.detail,
             interface=r.interface, exchanges=list(r.exchanges),
         )  # fmt: skip
 

@@ -146,6 +146,9 @@ def _check_v1_interfaces(card: dict[str, Any], problems: list[CardProblem]) -> N
 # 0.3
 
 
+_NOT_03 = "not a 0.3 AgentCard field (ignored)"
+"""An unrecognized field: implementations SHOULD ignore it (1.0 §5.7), so a note."""
+
 _REQUIRED_03 = (
     ("name", str),
     ("description", str),
@@ -215,9 +218,7 @@ def _check_typed(
     if report_unknown:
         for name in obj:
             if name not in known:
-                problems.append(
-                    CardProblem(prefix + name, "not a 0.3 AgentCard field", Severity.WARNING)
-                )
+                problems.append(CardProblem(prefix + name, _NOT_03, Severity.INFO))
 
 
 def _validate_03(card: dict[str, Any]) -> list[CardProblem]:
@@ -230,7 +231,7 @@ def _validate_03(card: dict[str, Any]) -> list[CardProblem]:
                     CardProblem(name, "1.0 interfaces embedded in a 0.3 card", Severity.INFO)
                 )
             else:
-                problems.append(CardProblem(name, "not a 0.3 AgentCard field", Severity.WARNING))
+                problems.append(CardProblem(name, _NOT_03, Severity.INFO))
     caps = card.get("capabilities")
     if isinstance(caps, dict):
         _check_typed(problems, caps, "capabilities", (), dict(_CAPS_03), report_unknown=False)

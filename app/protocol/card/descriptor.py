@@ -100,6 +100,10 @@ _INT_TYPES = {
 _FLOAT_TYPES = {FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE}
 
 
+UNKNOWN_FIELD = "unknown field"
+"""How a field the descriptor does not know is named in a problem (an info, 1.0 §5.7)."""
+
+
 class DescriptorWalker:
     """Collects problems while walking JSON against a message descriptor."""
 
@@ -148,6 +152,13 @@ class DescriptorWalker:
             if field.name in seen:
                 self.add(sub, f"field given twice (also as '{seen[field.name]}')")
                 continue
+            if key != field.json_name:
+                # Parsers take the proto name too, but JSON is written in camelCase (1.0 §5.5).
+                self.add(
+                    sub,
+                    f"the proto field name; JSON uses the camelCase '{field.json_name}'",
+                    Severity.WARNING,
+                )
             seen[field.name] = key
             if item is None:
                 # ProtoJSON: null means "not set"; REQUIRED fields are checked below.
@@ -186,7 +197,9 @@ class DescriptorWalker:
         ):
             self.add(sub, "0.3 security scheme member (hybrid card)", Severity.INFO)
         else:
-            self.add(sub, f"unknown field for {desc.full_name}")
+            # Implementations SHOULD ignore unrecognized fields (1.0 §5.7): a note, so a
+            # card from a newer minor version or with a vendor's addition is not refused.
+            self.add(sub, f"{UNKNOWN_FIELD} for {desc.full_name} (ignored)", Severity.INFO)
 
     def field(self, value: object, field: FieldDescriptor, path: str, depth: int) -> None:
         if is_map(field):

@@ -88,6 +88,8 @@ COLUMNS: tuple[ReportColumn, ...] = (
     ReportColumn("Interface", lambda r: r.interface or "card-wide",
                  tooltip=lambda r: r.interface or "once for the whole card", chars=26, most=44),
     ReportColumn("Section", lambda r: r.section, chars=18),
+    ReportColumn("a2a-tck", lambda r: ", ".join(r.tck),
+                 tooltip=lambda r: "\n".join(r.tck) or "no a2a-tck requirement", chars=16),
     ReportColumn("Detail", _first_line, tooltip=lambda r: r.detail, chars=0),
 )  # fmt: skip
 
@@ -97,8 +99,8 @@ def column_named(title: str) -> int:
     return next(i for i, c in enumerate(COLUMNS) if c.title == title)
 
 
-STATUS, CHECK, INTERFACE, SECTION, DETAIL = (
-    column_named(t) for t in ("Status", "Check", "Interface", "Section", "Detail")
+STATUS, CHECK, INTERFACE, SECTION, TCK, DETAIL = (
+    column_named(t) for t in ("Status", "Check", "Interface", "Section", "a2a-tck", "Detail")
 )
 
 
