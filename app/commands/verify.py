@@ -16,11 +16,13 @@ are printed, never followed.
 ``{"event": "duplicate_key", "path", "message"}`` line per name first.
 
 A signature whose ``kid`` has no key in the JWKS is ``no trusted key`` (not ``invalid``):
-it may well be fine, it just cannot be checked against the keys given.
+it may well be fine, it just cannot be checked against the keys given. When that is so of
+every signature, the summary says so too (``"status": "no trusted key"``, exit 4).
 
-Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid (or
-one is malformed); 2 the card is unsigned; 3 usage error (bad arguments, unreadable JWKS,
-card not fetched or not parsed).
+Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid and
+one is invalid, refused or malformed (a tampered card, a forged header); 2 the card is
+unsigned; 3 usage error (bad arguments, unreadable JWKS, card not fetched or not parsed);
+4 no trusted key: no signature names a key of the JWKS, so none could be checked.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from app.protocol.card.jws_verify import (
 from app.protocol.card.read import DUPLICATE_KEY_MESSAGE, ReadOutcome, read_card
 from app.protocol.records import line
 
-EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
+EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED, EXIT_NO_TRUSTED_KEY = 0, 1, 2, 4
 PROG = "a2a-workbench verify"
 
 
@@ -144,6 +146,8 @@ def exit_status(verification: CardVerification) -> int:
         return EXIT_USAGE
     if verification.status is CardStatus.UNSIGNED:
         return EXIT_UNSIGNED
+    if verification.status is CardStatus.NO_TRUSTED_KEY:
+        return EXIT_NO_TRUSTED_KEY
     if verification.any_valid and not verification.any_malformed:
         return EXIT_VALID
     return EXIT_INVALID

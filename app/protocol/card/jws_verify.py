@@ -48,6 +48,7 @@ from app.protocol.card.jwks import SUPPORTED_ALGS, JwkEntry, Jwks, key_fit
 __all__ = [
     "TRUST_NOTE",
     "CardStatus",
+    "card_status",
     "CardVerification",
     "InvalidReason",
     "ProfileMode",
@@ -107,6 +108,9 @@ class CardStatus(enum.Enum):
     UNSIGNED = "unsigned"
     VALID = "valid"
     INVALID = "invalid"
+    NO_TRUSTED_KEY = "no trusted key"
+    """No signature could be checked: none names a key of the JWKS (by ``kid``), and none
+    is invalid or refused. Not a tampered card: the keys given are not the signer's."""
     NOT_A_CARD = "not a card"
 
 
@@ -169,7 +173,8 @@ class CardVerification:
     """Verification of all signatures of one card.
 
     Attributes:
-        status: UNSIGNED, VALID (≥1 valid signature), INVALID or NOT_A_CARD.
+        status: UNSIGNED, VALID (≥1 valid signature), INVALID, NO_TRUSTED_KEY (every
+            signature names a key the JWKS does not hold) or NOT_A_CARD.
         mode: which profiles were accepted.
         signatures: one result per ``signatures[]`` entry.
         payloads: canonical payload per profile (all four, whatever the mode).
@@ -513,6 +518,18 @@ def _verify_entry(
     return _profile_check(signed, keys, payloads, mode)
 
 
+def card_status(results: Sequence[SignatureResult]) -> CardStatus:
+    """The card's status from its signatures' verdicts: valid when one is; invalid when
+    one is invalid or refused (tampered, or a header no verifier should accept); no trusted
+    key when every one names a key the JWKS does not hold."""
+    verdicts = {r.verdict for r in results}
+    if Verdict.VALID in verdicts:
+        return CardStatus.VALID
+    if verdicts and verdicts <= {Verdict.UNTRUSTED}:
+        return CardStatus.NO_TRUSTED_KEY
+    return CardStatus.INVALID
+
+
 def verify_card(
     card: object, jwks: Jwks, *, mode: ProfileMode = ProfileMode.ANY
 ) -> CardVerification:
@@ -558,7 +575,6 @@ def verify_card(
             for i, e in enumerate(entries)
             if isinstance(e, dict) and e.get("header") not in (None, {})
         )
-    valid = any(r.verdict is Verdict.VALID for r in results)
-    status = CardStatus.VALID if valid else CardStatus.INVALID
+    status = card_status(results)
     notes = [TRUST_NOTE, *jwks.notes]
     return CardVerification(status, mode, results, payloads, tuple(uncovered), basis, tuple(notes))
