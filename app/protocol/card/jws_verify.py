@@ -48,12 +48,12 @@ from app.protocol.card.jwks import SUPPORTED_ALGS, JwkEntry, Jwks, key_fit
 __all__ = [
     "TRUST_NOTE",
     "CardStatus",
-    "card_status",
     "CardVerification",
     "InvalidReason",
     "ProfileMode",
     "SignatureResult",
     "Verdict",
+    "card_status",
     "verify_card",
 ]
 
