@@ -215,7 +215,7 @@ def request_from_dict(data: Any) -> SavedRequest:
             query=_pairs(data.get("query")),
             auth=SavedAuth(str(auth.get("kind") or "none"), _pairs(auth.get("params"))),
             extensions=tuple(str(e) for e in data.get("extensions") or ()),
-            timeout=float(timeout) if isinstance(timeout, int | float) else None,
+            timeout=timeout if isinstance(timeout, int | float) else None,
             network=network_from_x_a2a(data.get("network") or {}, "network", _network_error),
             assertions=assertions_from_x_a2a(data, "tab", _network_error),
             captures=captures_from_x_a2a(data, "tab", _network_error),

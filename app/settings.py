@@ -135,7 +135,7 @@ def _settings(raw: object) -> Settings:
         values["theme"] = ThemeChoice(raw.get("theme", default.theme))
     timeout = raw.get("default_timeout")
     if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout >= 0:
-        values["default_timeout"] = float(timeout)
+        values["default_timeout"] = timeout  # as written (30 stays 30 in the file)
     font = raw.get("editor_font")
     if isinstance(font, str):
         values["editor_font"] = font

@@ -260,9 +260,7 @@ def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -
     store = SecretStore(secrets_path())
     if not name:
         return Resolver(values, store=store)
-    found, problems = environments.read(doc.data)
-    for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
+    found, _ = environments.read(doc.data)  # its problems are the document's: said on open
     if environments.find(found, name) is None:
         known = ", ".join(e.name for e in found) or "(the document defines none)"
         raise CliUsageError(f"unknown environment {name!r} (environments: {known})")

@@ -561,7 +561,7 @@ def from_x_a2a(
         query=_pairs(x, "query", path),
         auth=auth,
         extensions=tuple(extensions_raw),
-        timeout=float(timeout) if timeout is not None else None,
+        timeout=timeout,  # as written: 12 stays 12, never becomes 12.0 on the next save
         network=network_from_x_a2a(x, path, XA2AError),
         assertions=assertions_from_x_a2a(x, path, XA2AError),
         captures=captures_from_x_a2a(x, path, XA2AError),

@@ -4,7 +4,9 @@ selected in ``environmentCombo``, the Environments dialog, and what they change.
 The selected environment feeds every tab's resolver (endpoint, headers, query, auth,
 tenant and body; order in :mod:`app.spec.variables`), the endpoint marks
 (:mod:`app.ui.request.variable_marks`) and the send error's advice (*set it in Environments*).
-The ``demo`` environment is filled with the bundled demo agent's addresses. Before a save,
+The ``demo`` environment is filled with the bundled demo agent's addresses, for this
+session only: a save writes the values the document had (its ports change at every start,
+and the file must not with them). Before a save,
 :meth:`EnvironmentController.offer_variable` offers to store ``{{variable}}`` instead of a
 literal origin that equals a variable's value, so the saved request survives the agent's
 next port. The dialog's OK writes the environments into the open document (when it is an
@@ -83,6 +85,9 @@ class EnvironmentController(QObject):
         self.environments: list[Environment] = []
         self.active = ""
         self.demo_values: dict[str, str] = {}
+        self._saved_demo: dict[str, str] = {}
+        """The ``demo`` environment's values as the document holds them: a save writes
+        these back, not the demo agent's ports of this session (:meth:`for_saving`)."""
         self.captured: dict[str, str] = {}
         """Values the requests' ``x-a2a.captures`` took this session; they win over the
         environment, for every request sent after them."""
@@ -118,6 +123,8 @@ class EnvironmentController(QObject):
                 if just_saved and var.secret and old is not None and old.loaded:
                     var.value, var.loaded = old.value, True
         self.environments = found
+        demo = envs.find(found, DEMO_ENVIRONMENT)
+        self._saved_demo = {v.name: v.value for v in demo.variables} if demo else {}
         self._fill_demo()
         names = [e.name for e in found]
         if self.active not in names and not (just_saved and not self.active):
@@ -215,7 +222,7 @@ class EnvironmentController(QObject):
                 10000,
             )
             return
-        self._saving.start(self._save(doc, doc.path, envs.snapshot(self.environments)))
+        self._saving.start(self._save(doc, doc.path, self.for_saving()))
 
     async def _save(self, doc: SpecDocument, path: Path, copy: list[Environment]) -> None:
         try:
@@ -233,8 +240,11 @@ class EnvironmentController(QObject):
         await self._saving.join()
 
     def for_saving(self) -> list[Environment]:
-        """A copy of the environments for a save in a worker thread."""
-        return envs.snapshot(self.environments)
+        """A copy of the environments for a save in a worker thread, the ``demo``
+        environment as the document had it (the demo agent's ports change every start)."""
+        return envs.without_session_values(
+            self.environments, DEMO_ENVIRONMENT, self.demo_values, self._saved_demo
+        )
 
     # --- saving a request ------------------------------------------------------------
 
