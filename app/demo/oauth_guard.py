@@ -51,7 +51,7 @@ def provider_client(url: str, *, keepalive: bool = True) -> httpx.AsyncClient:
     (loopback direct), nothing else from the environment (no ``.netrc``)."""
     return httpx.AsyncClient(
         timeout=10.0,
-        limits=httpx.Limits(max_keepalive_connections=None if keepalive else 0),
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20 if keepalive else 0),
         trust_env=False,
         proxy=ProxySettings().proxy_for(url),
     )

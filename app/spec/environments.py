@@ -171,13 +171,9 @@ def _text(value: Any) -> str:
 
 
 def _kind(value: Any) -> str:
-    return (
-        "an object"
-        if isinstance(value, dict)
-        else "a list"
-        if isinstance(value, list)
-        else ("a scalar")
-    )
+    if isinstance(value, dict):
+        return "an object"
+    return "a list" if isinstance(value, list) else "a scalar"
 
 
 def to_file(environments: Iterable[Environment]) -> dict[str, dict[str, str]]:
