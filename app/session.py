@@ -40,7 +40,8 @@ from typing import Any
 from app.errors import WorkbenchError
 from app.fileio import atomic_write, set_aside
 from app.protocol.types import Binding, ProtocolVersion
-from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets, is_reference
+from app.spec.secret_literals import has_variable
+from app.spec.xa2a import SavedAuth, SavedRequest, extract_secrets
 from app.spec.xa2a_assertions import assertions_from_x_a2a, captures_from_x_a2a, checks_to_x_a2a
 from app.spec.xa2a_network import network_from_x_a2a, network_to_x_a2a
 
@@ -109,8 +110,8 @@ def strip_secrets(
 ) -> tuple[SavedRequest, tuple[str, ...]]:
     """``saved`` without credential values, and the names of the fields emptied.
 
-    A secret field becomes the ``{{variable}}`` that ``base`` holds for it (same auth
-    parameter, or same header / query name), else the empty string.
+    A secret field becomes the ``{{variable}}`` form that ``base`` (stripped first) holds
+    for it (same auth parameter, or same header / query name), else the empty string.
     """
     cleaned, secrets = extract_secrets(saved)
     if not secrets:
@@ -158,7 +159,7 @@ def _strip_pairs(
 ) -> tuple[tuple[str, str], ...]:
     if len(pairs) != len(cleaned):  # not a value-for-value rewrite: trust extract_secrets
         return cleaned
-    refs = {name.lower(): value for name, value in base if is_reference(value)}
+    refs = {name.lower(): value for name, value in base if _reference(value)}
     out = []
     for (name, value), (_, clean) in zip(pairs, cleaned, strict=True):
         if clean != value:
@@ -170,7 +171,9 @@ def _strip_pairs(
 
 
 def _reference(value: str) -> str:
-    return value if is_reference(value) else ""
+    """``value`` (of a base already stripped) when it can stand in for a secret field: it
+    holds ``{{variables}}`` (``session={{sid}}; csrftoken={{csrftoken.host}}``), else ""."""
+    return value if has_variable(value) else ""
 
 
 def _private_state(state: TabState) -> TabState:
@@ -234,7 +237,7 @@ def request_from_dict(data: Any) -> SavedRequest:
             query=_pairs(data.get("query")),
             auth=SavedAuth(str(auth.get("kind") or "none"), _pairs(auth.get("params"))),
             extensions=tuple(str(e) for e in data.get("extensions") or ()),
-            timeout=float(timeout) if isinstance(timeout, int | float) else None,
+            timeout=timeout if isinstance(timeout, int | float) else None,
             network=network_from_x_a2a(data.get("network") or {}, "network", _network_error),
             assertions=assertions_from_x_a2a(data, "tab", _network_error),
             captures=captures_from_x_a2a(data, "tab", _network_error),

@@ -165,8 +165,9 @@ def _settings(raw: object, schema: object = SCHEMA_VERSION) -> Settings:
 
 
 def _seconds(value: object) -> float | None:
+    # As written: 30 stays 30 when the file is saved again (no churn to 30.0).
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        return value
     return None
 
 

@@ -32,15 +32,15 @@ from app.check.spec import (
 )
 from app.check.target import PUSH_NOT_SUPPORTED, Target
 from app.protocol.methods.catalog import (
-    PUSH_CONFIG_ID_PLACEHOLDER,
     WEBHOOK_PLACEHOLDER,
     MethodRole,
     TemplateContext,
     find_method,
     method_for_role,
 )
-from app.protocol.methods.parts import Dialect, dialect_of
+from app.protocol.net.network import is_loopback
 from app.protocol.types import ProtocolVersion
+from app.push.configs import send_config_field
 from app.push.receiver import PushDelivery, PushReceiver
 
 _METHODS = {
@@ -57,7 +57,6 @@ _METHODS = {
 }
 _TEMPLATE_TOKEN = "webhook-token"
 _NO_RESULT = 'neither "result" nor "error"'
-_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 DELIVERY_WAIT_S = 5.0
 """The longest a delivery is waited for after the send returned (bounded by the call timeout)."""
 
@@ -66,25 +65,23 @@ def _claims_push(ctx: CheckContext) -> bool:
     return ctx.view.capabilities.push_notifications is True
 
 
-def _filled(value: Any, url: str, token: str, config_id: str = "") -> Any:
-    """The catalog template with our receiver's URL and token (and a config id) put in."""
+def _filled(value: Any, url: str, token: str) -> Any:
+    """The catalog template with our receiver's URL and token put in."""
     if isinstance(value, dict):
-        return {k: _filled(v, url, token, config_id) for k, v in value.items()}
+        return {k: _filled(v, url, token) for k, v in value.items()}
     if isinstance(value, list):
-        return [_filled(v, url, token, config_id) for v in value]
+        return [_filled(v, url, token) for v in value]
     if value == WEBHOOK_PLACEHOLDER:
         return url
     if value == _TEMPLATE_TOKEN:
         return token
-    if isinstance(value, str) and PUSH_CONFIG_ID_PLACEHOLDER in value and config_id:
-        return value.replace(PUSH_CONFIG_ID_PLACEHOLDER, config_id)
     return value
 
 
 def _params(target: Target, method: str, ctx: TemplateContext, url: str, token: str) -> Any:
     spec = find_method(target.version, method)
     assert spec is not None  # the catalog has every push method of both versions
-    return _filled(spec.template(target.binding, ctx), url, token, ctx.push_config_id)
+    return _filled(spec.template(target.binding, ctx), url, token)
 
 
 def _config_id(value: Any) -> str:
@@ -168,20 +165,18 @@ async def push_not_supported(ctx: CheckContext, target: Target | None) -> Verdic
 def _send_params(target: Target, text: str, url: str, token: str) -> dict[str, Any]:
     spec = method_for_role(target.version, MethodRole.SEND)
     params: dict[str, Any] = spec.template(target.binding, TemplateContext(text=text))
-    config = {"url": url, "token": token}
-    dialect = dialect_of(target.version, target.binding)
-    if dialect is Dialect.V1:
-        params["configuration"] = {"taskPushNotificationConfig": config}
-    elif dialect is Dialect.V03_JSONRPC:
-        params["configuration"] = {"pushNotificationConfig": config, "blocking": True}
-    else:
-        params["configuration"] = {"pushNotification": config, "blocking": True}
+    configuration: dict[str, Any] = {
+        send_config_field(target.version, target.binding): {"url": url, "token": token}
+    }
+    if target.version is not ProtocolVersion.V1_0:
+        configuration["blocking"] = True  # 1.0 sends block by default (returnImmediately)
+    params["configuration"] = configuration
     return params
 
 
 def _loopback(target: Target) -> bool:
     url = target.url if "://" in target.url else f"//{target.url}"
-    return (urlsplit(url).hostname or "").lower() in _LOOPBACK
+    return is_loopback(urlsplit(url).hostname or "")
 
 
 async def push_delivery(ctx: CheckContext, target: Target | None) -> Verdict:

@@ -270,6 +270,8 @@ def main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
         oauth = oauth_from_args(args)
         options = options_from_args(args)
+        if oauth is not None:  # the CA bundle and proxy reach the authorization server too
+            oauth.network = options.network
     except UsageError as exc:
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     output = _Output(args.output, sys.stdout)

@@ -2,7 +2,8 @@
 
 ``--ca-cert``, ``--client-cert``, ``--client-key``, ``--insecure``, ``--server-name``,
 ``--proxy URL`` and ``--no-proxy``. Without ``--proxy`` / ``--no-proxy`` the environment's
-proxies apply (``HTTPS_PROXY``, ``HTTP_PROXY``, ``NO_PROXY``), as in curl.
+proxies apply (``HTTPS_PROXY``, ``HTTP_PROXY``, ``NO_PROXY``), as in curl, except for a
+loopback target, which is reached directly, as browsers do.
 """
 
 from __future__ import annotations

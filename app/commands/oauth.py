@@ -108,7 +108,7 @@ class CliOAuth:
         if not self.card_url:
             return self.config
         option = choose(
-            await card_options(self.card_url),
+            await card_options(self.card_url, self.network),
             self.scheme,
             self.config.flow if self.flow_given else None,
         )

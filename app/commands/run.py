@@ -13,6 +13,10 @@ listing those it does.
 Events are printed as by ``send``; with ``jsonl`` every record also carries
 ``"operation": "<operationId>"``; ``pretty`` prints a ``=== <operationId>`` line first.
 
+Every run ends with an ``end`` record, also when it fails as a whole (a file that cannot
+be used, an unknown ``--operation``, an unwritable ``--junit``: an ``error`` record first;
+interrupted: ``cancelled``), as each operation's exchange does.
+
 Exit statuses (as ``send``): 0 every request succeeded, 1 an agent answered with an error,
 2 transport or protocol failure, 3 usage error (bad file, unknown operation, missing
 variable, a scoped secret such as ``{{token.HOST-PORT}}`` used for another host or outside
@@ -50,7 +54,6 @@ from app.commands.printer import (
     EXIT_OK,
     EXIT_RPC,
     EXIT_STATUS,
-    EXIT_USAGE,
     Printer,
     for_terminal,
     pretty,
@@ -287,9 +290,7 @@ def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -
     store = SecretStore(secrets_path())
     if not name:
         return Resolver(values, store=store)
-    found, problems = environments.read(doc.data)
-    for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
+    found, _ = environments.read(doc.data)  # its problems are the document's: said on open
     if environments.find(found, name) is None:
         known = ", ".join(e.name for e in found) or "(the document defines none)"
         raise CliUsageError(f"unknown environment {name!r} (environments: {known})")
@@ -305,6 +306,13 @@ def _environments_hint(doc: SpecDocument, selected: str) -> str:
         return ""
     names = ", ".join(e.name for e in found)
     return f" (the document's environments: {names}; select one with --env NAME)"
+
+
+def _usage_end(message: str) -> int:
+    """A usage failure of the whole run: its ``error`` record, then the ``end`` record every
+    run finishes with (as ``send``), the message on stderr; exit 3."""
+    records = [error_record(ErrorKind.USAGE, message), end_record(Outcome.USAGE_ERROR, 0.0)]
+    return usage_exit(message, records)
 
 
 def main(argv: list[str]) -> int:
@@ -325,7 +333,7 @@ def main(argv: list[str]) -> int:
             raise CliUsageError(f"{args.spec}: no A2A operations (operations with x-a2a)")
         resolver = environment_resolver(doc, args.env, values)
     except UsageError as exc:  # CliUsageError, or a bad --var
-        return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc))])
+        return _usage_end(str(exc))
     findings: list[int] = []
     checks = RunChecks(reveal_secrets=args.reveal_secrets)
     try:
@@ -344,12 +352,12 @@ def main(argv: list[str]) -> int:
             )
         )
     except KeyboardInterrupt:
+        _write(sys.stdout, args.output, end_record(Outcome.CANCELLED, 0.0))
         return EXIT_STATUS[Outcome.CANCELLED]
     if args.junit:
         try:
             checks.write_junit(Path(args.junit), [op.request.operation_id for op in operations])
         except OSError as exc:
-            print(f"run: cannot write the JUnit report {args.junit}: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+            return _usage_end(f"run: cannot write the JUnit report {args.junit}: {exc}")
     status = strict_status(EXIT_STATUS[outcome], sum(findings), args.strict)
     return EXIT_RPC if checks.failed and status == EXIT_OK else status

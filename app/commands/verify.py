@@ -17,12 +17,15 @@ are printed, never followed.
 its signatures is valid: another parser reads another card.
 
 A signature whose ``kid`` has no key in the JWKS is ``no trusted key`` (not ``invalid``):
-it may well be fine, it just cannot be checked against the keys given.
+it may well be fine, it just cannot be checked against the keys given. When that is so of
+every signature, the summary says so too (``"status": "no trusted key"``, exit 4).
 
-Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid (or
-one is malformed); 2 the card is unsigned, or could not be fetched (no answer, a redirect,
-an HTTP error, not a JSON object); 3 usage error (bad arguments, unreadable JWKS, a card
-file that cannot be read or is not a JSON object).
+Exit status: 0 at least one signature is valid and none is malformed; 1 none is valid and
+one is invalid, refused or malformed (a tampered card, a forged header, an ambiguous card);
+2 the card is unsigned, or could not be fetched (no answer, a redirect, an HTTP error, not a
+JSON object); 3 usage error (bad arguments, unreadable JWKS, a card file that cannot be read
+or is not a JSON object); 4 no trusted key: no signature names a key of the JWKS, so none
+could be checked.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from app.protocol.card.read import ReadOutcome, not_a_card, read_card
 from app.protocol.records import line
 from app.protocol.wire.json_duplicates import DuplicateMember
 
-EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED = 0, 1, 2
+EXIT_VALID, EXIT_INVALID, EXIT_UNSIGNED, EXIT_NO_TRUSTED_KEY = 0, 1, 2, 4
 EXIT_NOT_FETCHED = 2
 """The agent's side, as everywhere in the CLI: unreachable, or no card where it should be."""
 
@@ -114,7 +117,9 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[DuplicateMembe
     # Only a plain 200 is a card to verify here; any other status is reported as it is.
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
-        raise _CardNotFetched(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
+        raise _CardNotFetched(
+            f"card not fetched from {result.card_url}: HTTP {result.status}{hint}"
+        )
     if reading.parse_error:
         raise _CardNotFetched(f"card from {result.card_url}: {not_a_card(reading)}")
     return reading.card, reading.source, reading.duplicate_keys
@@ -149,6 +154,8 @@ def exit_status(verification: CardVerification) -> int:
         return EXIT_USAGE
     if verification.status is CardStatus.UNSIGNED:
         return EXIT_UNSIGNED
+    if verification.status is CardStatus.NO_TRUSTED_KEY:
+        return EXIT_NO_TRUSTED_KEY
     if verification.any_valid and not verification.any_malformed:
         return EXIT_VALID
     return EXIT_INVALID

@@ -436,6 +436,13 @@ def _add_grpc_services(server: grpc.aio.Server, handler: DefaultRequestHandler) 
     reflection.enable_server_reflection(names, server)
 
 
+def _push_client() -> httpx.AsyncClient:
+    """The client that delivers push notifications: straight to the webhook, with nothing
+    from the environment (no ``.netrc``, no proxy). Webhooks given to a demo agent are the
+    app's loopback receiver, which a system proxy must not stand in front of."""
+    return httpx.AsyncClient(timeout=10.0, trust_env=False)
+
+
 async def _introspector(args: argparse.Namespace) -> oauth_guard.Introspector | None:
     """With ``--oauth-issuer``: the provider's token checker (its metadata read once)."""
     if not args.oauth_issuer:
@@ -499,7 +506,7 @@ async def serve(args: argparse.Namespace) -> int:
         task_store=InMemoryTaskStore(),
         agent_card=card,
         push_config_store=push_store,
-        push_sender=BasePushNotificationSender(httpx.AsyncClient(timeout=10.0), push_store),
+        push_sender=BasePushNotificationSender(_push_client(), push_store),
         extended_agent_card=extended_card,
     )
     _add_grpc_services(grpc_server, handler)

@@ -31,17 +31,30 @@ from a2a.types import (
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.protocol.net.network import ProxySettings
+
 SCOPES = {"a2a": "Talk to the demo agent"}
 
 
 async def discover(issuer: str) -> dict[str, Any]:
     """The provider metadata of ``issuer`` (OpenID Connect Discovery 1.0 §4)."""
     url = issuer.rstrip("/") + "/.well-known/openid-configuration"
-    async with httpx.AsyncClient(timeout=10.0) as client:
+    async with provider_client(url) as client:
         response = await client.get(url)
         response.raise_for_status()
         metadata: dict[str, Any] = response.json()
     return metadata
+
+
+def provider_client(url: str, *, keepalive: bool = True) -> httpx.AsyncClient:
+    """A client for the provider at ``url``: the system proxy as the app applies it
+    (loopback direct), nothing else from the environment (no ``.netrc``)."""
+    return httpx.AsyncClient(
+        timeout=10.0,
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20 if keepalive else 0),
+        trust_env=False,
+        proxy=ProxySettings().proxy_for(url),
+    )
 
 
 def declare_schemes(card: AgentCard, issuer: str, metadata: dict[str, Any]) -> None:
@@ -98,9 +111,7 @@ class Introspector:
         self._auth = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
         # No keep-alive: a pooled connection the provider closes while idle (Node's 5 s
         # keepAliveTimeout) would fail the next check now and then.
-        self._client = httpx.AsyncClient(
-            timeout=10.0, limits=httpx.Limits(max_keepalive_connections=0)
-        )
+        self._client = provider_client(self._url, keepalive=False)
 
     async def active(self, token: str) -> bool:
         """Whether the provider says ``token`` is an active access token (False when the

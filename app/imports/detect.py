@@ -33,6 +33,7 @@ from app.protocol.methods.body_shape import check_body
 from app.protocol.methods.catalog import METHODS, MethodSpec, find_method, grpc_method
 from app.protocol.types import A2A_VERSION_HEADER, Binding, ProtocolVersion
 from app.protocol.wire.rest_route import SUBSCRIBE_RPCS, HttpRule, http_rules
+from app.spec.request_validation import unknown_members
 from app.spec.xa2a import split_endpoint
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
@@ -142,7 +143,11 @@ def _header_notes(raw: RawRequest, version: ProtocolVersion) -> list[str]:
 
 
 def _shape_notes(spec: MethodSpec, binding: Binding, body: str) -> list[str]:
-    return [f"body: {p.message}" for p in check_body(spec.version, binding, spec.name, body)]
+    problems = check_body(spec.version, binding, spec.name, body)
+    if problems:
+        return [f"body: {p.message}" for p in problems]
+    # A member the agent would ignore, as the tab's Send would say.
+    return [f"body: {p}" for p in unknown_members(spec.version, binding, spec.name, body)]
 
 
 # --- HTTP+JSON ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ reader's limits (:mod:`app.spec.spec_text`: size cap, safe YAML, duplicate keys 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -51,14 +52,20 @@ def parse_text(text: str, name: str = "<pasted text>") -> Source:
     try:
         parse.check_size(text, name)
         if stripped.startswith(("{", "[")):
-            data, _ = parse.parse_json(text, name)
+            data, unread = parse.parse_json(text, name)
         else:
-            data, _ = parse.parse_yaml(text, name)
+            data, unread = parse.parse_yaml(text, name)
     except SpecError as exc:
         raise ImportSourceError(str(exc)) from exc
     kind = kind_of(data)
+    # What the parsed data does not hold as written (a key twice: only its last value).
+    notes = tuple(
+        f"{u.json_path}" + (f" (line {u.line})" if u.line else "") + f": {u.message}"
+        for u in unread
+    )
     try:
-        return _parse_kind(kind, data, name)
+        source = _parse_kind(kind, data, name)
+        return dataclasses.replace(source, notes=(*notes, *source.notes)) if notes else source
     except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
         if isinstance(exc, ImportSourceError):
             raise

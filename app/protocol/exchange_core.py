@@ -42,7 +42,7 @@ from app.protocol.findings import Finding
 from app.protocol.masking import mask_error, mask_event
 from app.protocol.methods.deviations import body_findings, duplicate_findings, item_findings
 from app.protocol.request import A2ARequest, PreparedCall, prepare
-from app.protocol.secrets import mask_url_query, redact, request_secrets
+from app.protocol.secrets import mask_url_query, redact, request_secrets, userinfo_secrets
 from app.protocol.stream.stream_items import ItemKind, TaskState, classify_item
 from app.protocol.types import ProtocolVersion
 from app.protocol.wire.a2a_errors import UsageError
@@ -93,7 +93,7 @@ class ExchangeCore:
             request.headers,
             request.query,
             request.endpoint,
-            registered=request.secret_values,
+            registered=(*request.secret_values, *_proxy_secrets(request)),
             header_names=request.secret_headers,
             query_names=request.secret_query,
         )
@@ -213,8 +213,19 @@ class ExchangeCore:
             secret_headers=request.secret_headers,
             secret_query=request.secret_query,
             tls_unverified=request.network.tls.insecure and _is_tls(event.url),
-            proxy=request.network.proxy.shown_for(request.endpoint) or "",
+            # The URL the binding reached (a bare gRPC host:port is https:// with TLS on).
+            proxy=request.network.proxy.shown_for(event.url or request.endpoint) or "",
         )
+
+
+def _proxy_secrets(request: A2ARequest) -> tuple[str, ...]:
+    """The credentials of the proxy the request may go through (given by the user, or in
+    ``HTTPS_PROXY``): a proxy may answer with them, or pass them on to an agent that echoes
+    them. A bare ``host:port`` may be reached over either scheme (gRPC with TLS settings)."""
+    endpoint = request.endpoint.strip()
+    targets = [endpoint] if "://" in endpoint else [endpoint, f"https://{endpoint}"]
+    proxy = request.network.proxy
+    return tuple(s for t in targets for s in userinfo_secrets(proxy.proxy_for(t) or ""))
 
 
 def _masked_findings(

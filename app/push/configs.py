@@ -2,15 +2,47 @@
 
 A body holds a push config in one of a few places: the 1.0 CreateTaskPushNotificationConfig
 params themselves (``{"taskId", "url", "token"}``), 0.3 ``pushNotificationConfig`` (JSON-RPC
-params, or inside the proto ``config`` of REST/gRPC), or a send's
-``configuration.pushNotificationConfig``. :func:`fill_push_config` finds every object that
-carries a ``url`` and either a ``token`` or a ``push…`` key above it, and sets both.
+params, or inside the proto ``config`` of REST/gRPC), or a send's configuration, whose
+member is named differently in each dialect (:data:`SEND_CONFIG_FIELD`: 1.0
+``taskPushNotificationConfig``; a peer ignores a wrong name and never delivers).
+:func:`fill_push_config` finds every object that carries a ``url`` and either a ``token``
+or a ``push…`` key above it, and sets both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.protocol.methods.parts import Dialect, dialect_of
+from app.protocol.types import Binding, ProtocolVersion
+
+SEND_CONFIG_FIELD = {
+    Dialect.V1: "taskPushNotificationConfig",  # SendMessageConfiguration, A2A 1.0 §3.2.2
+    Dialect.V03_JSONRPC: "pushNotificationConfig",  # MessageSendConfiguration (0.3)
+    Dialect.V03_PROTO: "pushNotification",  # the 0.3 proto's SendMessageConfiguration
+}
+"""The member of a send's ``configuration`` that holds its push config, per dialect."""
+
+_CREATE_METHOD = {
+    Dialect.V1: "CreateTaskPushNotificationConfig",
+    Dialect.V03_JSONRPC: "tasks/pushNotificationConfig/set",
+    Dialect.V03_PROTO: "CreateTaskPushNotificationConfig",
+}
+
+
+def send_config_field(version: ProtocolVersion, binding: Binding) -> str:
+    """The ``configuration`` member of a send that carries a push config for this tab."""
+    return SEND_CONFIG_FIELD[dialect_of(version, binding)]
+
+
+def where_push_configs_go(version: ProtocolVersion, binding: Binding) -> str:
+    """Where a body of this version and binding puts a push config, in words (a hint)."""
+    dialect = dialect_of(version, binding)
+    return (
+        f"choose {_CREATE_METHOD[dialect]}, or add configuration.{SEND_CONFIG_FIELD[dialect]} "
+        '{"url": …, "token": …} to a send'
+    )
 
 
 @dataclass

@@ -271,13 +271,17 @@ def load(path: Path) -> Fixture:
     try:
         text = parse.read_text(path)
         if format_for(path) == "json":
-            document, _ = parse.parse_json(text, str(path))
+            document, unread = parse.parse_json(text, str(path))
         else:
-            document, _ = parse.parse_yaml(text, str(path))
+            document, unread = parse.parse_yaml(text, str(path))
     except SpecError as exc:
         raise FixtureError(f"{path}: cannot be read: {exc}") from exc
     except RecursionError as exc:
         raise FixtureError(f"{path}: nested too deeply to read") from exc
+    if unread:  # a key written twice, a non-JSON value: the replay would answer a guess
+        first = unread[0]
+        where = f"{first.json_path} (line {first.line})" if first.line else first.json_path
+        raise FixtureError(f"{path}: {where}: {first.message}")
     try:
         return from_document(document)
     except FixtureError as exc:

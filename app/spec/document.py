@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from app.fileio import atomic_write as atomic_write
-from app.spec import openapi_meta, operations
+from app.spec import environments, openapi_meta, operations
 from app.spec import spec_text as parse
 from app.spec.spec_text import HTTP_METHODS as HTTP_METHODS
 from app.spec.spec_text import MAX_SPEC_BYTES as MAX_SPEC_BYTES
@@ -97,7 +97,8 @@ class Problem:
 
     ``kind`` says what it costs: ``skipped`` (an operation that cannot be used),
     ``unrepresented`` (the data does not hold what the file says: saving over the file is
-    refused) or ``external-ref`` (a reference that is never fetched).
+    refused), ``external-ref`` (a reference that is never fetched) or ``environment`` (an
+    ``x-a2a-environments`` entry that is not a variable's text: not used, kept in the file).
     """
 
     place: str
@@ -118,6 +119,7 @@ _PROBLEM_LEADS = {
     "skipped": "skipped invalid operation",
     "unrepresented": "not representable, file will not be saved over",
     "external-ref": "remote $ref not fetched",
+    "environment": "environment entry not used",
 }
 
 
@@ -216,6 +218,14 @@ class SpecDocument:
         return [
             Problem(place, msg, "external-ref")
             for place, (_, msg) in zip(places, paths, strict=True)
+        ]
+
+    def _environment_problems(self) -> list[Problem]:
+        found = environments.problems_of(self.data)
+        places = self._places([p for p, _ in found])
+        return [
+            Problem(place, msg, "environment")
+            for place, (_, msg) in zip(places, found, strict=True)
         ]
 
     def _iter_operations(self) -> Iterator[tuple[OperationRef, dict[str, Any]]]:
@@ -469,6 +479,7 @@ def loads(text: str, *, name: str = "<text>", json_hint: bool = False) -> SpecDo
         for u in unrepresented
     ]
     doc.problems = doc.unrepresented + doc._scan()[1] + doc._external_refs()
+    doc.problems += doc._environment_problems()
     return doc
 
 

@@ -20,7 +20,8 @@ that is exactly ``<secret>`` therefore reads back as a secret. Where the selecte
 environment stands among the other sources of values: :mod:`app.spec.variables`.
 
 The environment named :data:`DEMO_ENVIRONMENT` (``demo``) is filled by the app with the
-addresses of the bundled demo agent it starts (its port changes on every start).
+addresses of the bundled demo agent it starts (its port changes on every start), for the
+session only (:func:`without_session_values` before a save).
 """
 
 from __future__ import annotations
@@ -102,39 +103,77 @@ def find(environments: Iterable[Environment], name: str) -> Environment | None:
     return next((e for e in environments if e.name == name), None)
 
 
+_KEPT = "kept in the file as written, not used"
+
+
 def read(data: Mapping[str, Any]) -> tuple[list[Environment], list[str]]:
     """The environments of a document's data, and problems (each naming its place) for
-    entries that are not ``{name: {variable: scalar}}``; those entries are skipped."""
+    entries that are not ``{name: {variable: scalar}}``. Those entries are not used, and
+    :func:`write` keeps them in the file as they are. A ``null`` value is the empty text."""
+    found, problems = _read(data)
+    return found, [f"{place}: {message}" for place, message in problems]
+
+
+def problems_of(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(JSON path, message)`` of each environment entry :func:`read` cannot use."""
+    return _read(data)[1]
+
+
+def _read(data: Mapping[str, Any]) -> tuple[list[Environment], list[tuple[str, str]]]:
     raw = data.get(X_ENVIRONMENTS)
     if raw is None:
         return [], []
     if not isinstance(raw, dict):
-        return [], [f"{X_ENVIRONMENTS}: not an object of environments; ignored"]
+        return [], [(X_ENVIRONMENTS, f"not an object of environments; {_KEPT}")]
     found: list[Environment] = []
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []
     for env_name, variables in raw.items():
         place = f"{X_ENVIRONMENTS}.{env_name}"
-        if not isinstance(env_name, str) or not valid_environment_name(env_name):
-            problems.append(f"{place}: not a usable environment name; skipped")
-            continue
-        if not isinstance(variables, dict):
-            problems.append(f"{place}: not an object of variables; skipped")
+        if not _usable_environment(env_name, variables):
+            what = "an object of variables" if isinstance(env_name, str) else "a name"
+            if isinstance(env_name, str) and not valid_environment_name(env_name):
+                what = "a usable environment name"
+            problems.append((place, f"not {what}; {_KEPT}"))
             continue
         env = Environment(env_name)
         for var_name, value in variables.items():
-            if not isinstance(var_name, str) or not NAME.fullmatch(var_name):
-                problems.append(f"{place}.{var_name}: not a variable name; skipped")
+            if not _usable_variable(var_name, value):
+                what = "a variable name" if not _is_name(var_name) else "a text value"
+                problems.append((f"{place}.{var_name}", f"not {what} ({_kind(value)}); {_KEPT}"))
                 continue
-            if isinstance(value, dict | list) or value is None:
-                problems.append(f"{place}.{var_name}: not a text value; skipped")
-                continue
-            text = value if isinstance(value, str) else json.dumps(value)
+            text = _text(value)
             if text == SECRET_MARKER:
                 env.variables.append(Variable(var_name, "", True, loaded=False))
             else:
                 env.variables.append(Variable(var_name, text))
         found.append(env)
     return found, problems
+
+
+def _is_name(name: object) -> bool:
+    return isinstance(name, str) and bool(NAME.fullmatch(name))
+
+
+def _usable_environment(name: object, variables: object) -> bool:
+    return isinstance(name, str) and valid_environment_name(name) and isinstance(variables, dict)
+
+
+def _usable_variable(name: object, value: object) -> bool:
+    return _is_name(name) and not isinstance(value, dict | list)
+
+
+def _text(value: Any) -> str:
+    """A scalar as the variable's text: strings as they are, ``null`` empty, numbers and
+    booleans as JSON writes them."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    return "a list" if isinstance(value, list) else "a scalar"
 
 
 def to_file(environments: Iterable[Environment]) -> dict[str, dict[str, str]]:
@@ -149,18 +188,81 @@ def write(data: dict[str, Any], environments: list[Environment], *, replace: boo
     """Put ``environments`` into a document's data (never a secret value).
 
     ``replace``: the document is the one they were read from, so they replace its
-    environments (removed ones go). Otherwise (saving into another file) they are added
-    to that file's, whose own environments of the same names win. A document without
-    environments gets no ``x-a2a-environments`` key.
+    environments (removed ones go). What the file holds is kept as written where nothing
+    changed — the file's order, a number or ``null`` whose text is unchanged, and every
+    entry :func:`read` could not use (a nested value, an unusable name) — so saving an
+    unchanged document changes none of its bytes. Otherwise (saving into another file)
+    they are added to that file's, whose own environments of the same names win. A
+    document without environments gets no ``x-a2a-environments`` key.
     """
     current = data.get(X_ENVIRONMENTS)
-    written = to_file(environments)
+    written: Any = to_file(environments)
     if not replace and isinstance(current, dict):
         written = {**written, **current}
-    if written:
+    elif replace and current is not None:
+        written = _merged(current, environments)
+    if written or (replace and current is not None and not isinstance(current, dict)):
         data[X_ENVIRONMENTS] = written
     elif X_ENVIRONMENTS in data and replace:
         del data[X_ENVIRONMENTS]
+
+
+def _merged(current: Any, environments: list[Environment]) -> Any:
+    """``environments`` written over the file's ``current`` object, which they came from."""
+    if not isinstance(current, dict):
+        return current  # nothing was read from it: it stays as it is
+    by_name = {env.name: env for env in environments}
+    out: dict[Any, Any] = {}
+    for name, variables in current.items():
+        if name in by_name:
+            out[name] = _merged_variables(variables, by_name[name])
+        elif not _usable_environment(name, variables):
+            out[name] = variables  # never shown, so never removed
+    for env in environments:
+        if env.name not in out:
+            out[env.name] = _merged_variables({}, env)
+    return out
+
+
+def _merged_variables(current: dict[Any, Any], env: Environment) -> dict[Any, Any]:
+    given = {v.name: v for v in env.variables}
+    out: dict[Any, Any] = {}
+    for name, value in current.items():
+        var = given.get(name) if isinstance(name, str) else None
+        if not _usable_variable(name, value):
+            out[name] = value
+        elif var is not None:
+            shown = SECRET_MARKER if var.secret else var.value
+            out[name] = value if _text(value) == shown else shown
+    for name, var in given.items():
+        if name not in out:
+            out[name] = SECRET_MARKER if var.secret else var.value
+    return out
+
+
+def without_session_values(
+    environments: Iterable[Environment],
+    name: str,
+    session: Mapping[str, str],
+    saved: Mapping[str, str],
+) -> list[Environment]:
+    """A copy of ``environments`` for writing to a file: in environment ``name``, a
+    variable holding its value of this session only (``session``: the bundled demo agent's
+    ports, new at every start) gets back the value the file had (``saved``), or is left
+    out when the file had none, so a save does not rewrite them every session."""
+    copies = snapshot(environments)
+    env = find(copies, name)
+    if env is None:
+        return copies
+    kept: list[Variable] = []
+    for var in env.variables:
+        if not var.secret and var.name in session and var.value == session[var.name]:
+            if var.name not in saved:
+                continue
+            var.value = saved[var.name]
+        kept.append(var)
+    env.variables = kept
+    return copies
 
 
 def load_secrets(

@@ -7,7 +7,9 @@ is exactly that, and that nothing the file says is silently dropped:
 - YAML uses a JSON-compatible schema: null, booleans, numbers, strings, lists and objects.
   Unquoted dates stay strings; explicitly tagged values that JSON cannot hold (``!!binary``,
   ``!!set``, ``!!timestamp``, ``!!omap``, custom ``!tags``…) are kept in their plain JSON
-  shape (the text, the list, the object) and reported by path.
+  shape (the text, the list, the object) and reported by path. A tag that asks a loader
+  to build a program's object (``!!python/object/apply:os.system``, ``!ruby/object:…``)
+  is refused outright, naming the tag and its line: such a file was written to run code.
 - A key written twice in one object (YAML or JSON) keeps only one value when parsed; each
   duplicate is reported with its path and line.
 - Aliases are expanded into independent copies, within limits (``billion laughs``).
@@ -44,6 +46,13 @@ _JSON_TAGS = frozenset(
     "tag:yaml.org,2002:" + t for t in ("null", "bool", "int", "float", "str", "seq", "map")
 )
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+# YAML 1.1's type repository (yaml.org/type): any other tag of its namespace names a
+# language's object (PyYAML's python/*, and java, ruby, perl, php, js in other loaders).
+_YAML_TYPES = frozenset(
+    ("binary", "bool", "float", "int", "map", "merge", "null", "omap", "pairs", "seq", "set",
+     "str", "timestamp", "value", "yaml")
+)  # fmt: skip
+_LANGUAGE_TAG = re.compile(r"^!(python|ruby|java|perl|php|js|javascript)\b", re.IGNORECASE)
 
 
 class SpecError(WorkbenchError):
@@ -177,11 +186,13 @@ def parse_json(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
     if not duplicates:
         return data, []
     try:
-        node = yaml.compose(text, Loader=JsonLoader)
+        # JSON is YAML but for tabs, which JSON allows between tokens only: as spaces the
+        # text means the same, on the same lines, and every duplicate gets its two lines.
+        node = yaml.compose(text.replace("\t", " "), Loader=JsonLoader)
     except (yaml.YAMLError, RecursionError):
         node = None
     if node is not None:
-        found = [u for u in scan_nodes(node) if "written twice" in u.message]
+        found = [u for u in scan_nodes(node, name) if "written twice" in u.message]
         if found:
             return data, found
     return data, [
@@ -235,7 +246,7 @@ def parse_yaml(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
         shared = _may_alias(text)
         if shared:
             check_alias_expansion(node, name)
-        found = scan_nodes(node)
+        found = scan_nodes(node, name)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -253,10 +264,13 @@ def parse_yaml(text: str, name: str) -> tuple[Any, list[Unrepresented]]:
     return (_unshare(data) if shared else data), found
 
 
-def scan_nodes(root: yaml.Node) -> list[Unrepresented]:
+def scan_nodes(root: yaml.Node, name: str = "<text>") -> list[Unrepresented]:
     """Duplicate keys and non-JSON values in a composed YAML graph, by path and line.
 
     Each node is visited once (an aliased node is reported where it is first written).
+
+    Raises:
+        SpecError: a tag that builds a program object (:func:`_builds_objects`).
     """
     found: list[Unrepresented] = []
     seen: set[int] = set()
@@ -269,6 +283,12 @@ def scan_nodes(root: yaml.Node) -> list[Unrepresented]:
         line = node.start_mark.line + 1 if node.start_mark else None
         if node.tag not in _JSON_TAGS:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            if _builds_objects(node.tag):
+                raise SpecError(
+                    f"{name}: line {line}: the YAML tag {tag} asks a loader to build a "
+                    "program object (and run its code); a spec holds data only, so the "
+                    "file is not opened"
+                )
             found.append(
                 Unrepresented(
                     place or "(document)",
@@ -307,6 +327,14 @@ def scan_nodes(root: yaml.Node) -> list[Unrepresented]:
             stack.extend(reversed(children))
     found.sort(key=lambda u: u.line or 0)
     return found
+
+
+def _builds_objects(tag: str) -> bool:
+    """Whether ``tag`` names a programming language's object rather than a YAML type."""
+    if tag.startswith("tag:yaml.org,2002:"):
+        kind = tag.removeprefix("tag:yaml.org,2002:")
+        return kind.split(":", 1)[0] not in _YAML_TYPES
+    return bool(_LANGUAGE_TAG.match(tag))
 
 
 def _shape(node: yaml.Node) -> str:

@@ -40,6 +40,7 @@ from app.protocol.bindings import traits
 from app.protocol.methods.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.assertions import Assertion
+from app.spec.secret_literals import claim_literals
 from app.spec.xa2a_assertions import assertions_from_x_a2a, captures_from_x_a2a, checks_to_x_a2a
 from app.spec.xa2a_auth import SECRET_AUTH_FIELDS, AuthShapeError, auth_from_x, auth_to_x
 from app.spec.xa2a_auth import SavedAuth as SavedAuth  # re-exported: the file's auth form
@@ -215,11 +216,14 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
       ``X-Auth-Token`` → ``{{xAuthToken.host}}``, ``?api_key=`` → ``{{apiKey2.host}}`` when
       ``apiKey`` is already taken by another value;
     - any of those values (four characters or more) repeated in another header or
-      ``query`` value, whatever its name.
+      ``query`` value, whatever its name;
+    - in a value that already holds a ``{{variable}}``, each literal secret beside it
+      (:func:`app.spec.secret_literals.claim_literals`: a ``Cookie`` pair by pair).
 
-    The scope is :func:`secret_scope` of the endpoint. A value that already holds a
-    ``{{variable}}`` stays as it is. Endpoint values are kept exactly as written in the
-    URL (percent-encoding included), so the resolved endpoint is the one typed.
+    The scope is :func:`secret_scope` of the endpoint. A value that holds only
+    ``{{variables}}`` (and an auth scheme word, separators, cookie names) stays as it is.
+    Endpoint values are kept exactly as written in the URL (percent-encoding included), so
+    the resolved endpoint is the one typed.
 
     Returns:
         The cleaned request and ``{variable name: secret value}`` for the keyring.
@@ -245,9 +249,11 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
         base = {"token": "token", "password": "password", "value": "apiKey"}.get(key, key)
         if value and not _HAS_VARIABLE.search(value):
             params[key] = "{{" + claim(base, value) + "}}"
-        elif not value and saved.auth.kind == "oauth2":
+        elif value:
+            params[key] = claim_literals(value, base, claim, name_for=variable_name_for)
+        elif saved.auth.kind == "oauth2":
             params.pop(key, None)  # a public client has no secret
-        elif not value:
+        else:
             var = _scoped(base, scope)
             taken.add(var)
             params[key] = "{{" + var + "}}"
@@ -257,13 +263,17 @@ def extract_secrets(saved: SavedRequest) -> tuple[SavedRequest, dict[str, str]]:
     def sensitive(name: str) -> bool:
         return is_sensitive_name(name) or (bool(key_name) and name.strip().lower() == key_name)
 
-    def clean(name: str, value: str) -> str:
-        if sensitive(name) and value and not _HAS_VARIABLE.search(value):
+    def clean(name: str, value: str, header: str = "") -> str:
+        if not (sensitive(name) and value):
+            return value
+        if not _HAS_VARIABLE.search(value):
             return "{{" + claim(variable_name_for(name), value) + "}}"
-        return value
+        # Literal secrets beside a variable (``session={{sid}}; csrftoken=abc``).
+        base = variable_name_for(name)
+        return claim_literals(value, base, claim, header=header, name_for=variable_name_for)
 
     endpoint = _clean_endpoint(saved.endpoint, claim, sensitive)
-    headers = tuple((name, clean(name, value)) for name, value in saved.headers)
+    headers = tuple((name, clean(name, value, name)) for name, value in saved.headers)
     query = tuple((name, clean(name, value)) for name, value in saved.query)
 
     def by_value(value: str) -> str:
@@ -301,14 +311,20 @@ def _clean_endpoint(
         user, colon, password = userinfo[:-1].partition(":")
         if colon and password and not _HAS_VARIABLE.search(password):
             userinfo = f"{user}:{{{{{claim('urlPassword', password)}}}}}@"
+        elif colon and password:
+            password = claim_literals(password, "urlPassword", claim, name_for=variable_name_for)
+            userinfo = f"{user}:{password}@"
     path, hash_sign, fragment = rest.partition("#")
     path, question, query = path.partition("?")
     if query:
         pieces = []
         for piece in query.split("&"):
             name, eq, value = piece.partition("=")
+            base = variable_name_for(unquote_plus(name))
             if eq and value and sensitive(unquote_plus(name)) and not _HAS_VARIABLE.search(value):
-                piece = f"{name}={{{{{claim(variable_name_for(unquote_plus(name)), value)}}}}}"
+                piece = f"{name}={{{{{claim(base, value)}}}}}"
+            elif eq and value and sensitive(unquote_plus(name)):
+                piece = f"{name}={claim_literals(value, base, claim, name_for=variable_name_for)}"
             pieces.append(piece)
         query = "&".join(pieces)
     return prefix + userinfo + hostport + path + question + query + hash_sign + fragment
@@ -545,7 +561,7 @@ def from_x_a2a(
         query=_pairs(x, "query", path),
         auth=auth,
         extensions=tuple(extensions_raw),
-        timeout=float(timeout) if timeout is not None else None,
+        timeout=timeout,  # as written: 12 stays 12, never becomes 12.0 on the next save
         network=network_from_x_a2a(x, path, XA2AError),
         assertions=assertions_from_x_a2a(x, path, XA2AError),
         captures=captures_from_x_a2a(x, path, XA2AError),

@@ -114,7 +114,7 @@ def test_run(sdk_peer: dict[str, Any]) -> None:
     assert kinds(records) == ["request", "response", "end"]
     assert {r["operation"] for r in records} == {"sum-numbers-1-0-json-rpc"}
     usage = cli("run", str(example_spec()), "--operation", "nope", status=3)
-    assert kinds(usage) == ["error"]
+    assert kinds(usage) == ["error", "end"]
 
 
 def test_card_and_verify(sdk_peer: dict[str, Any]) -> None:

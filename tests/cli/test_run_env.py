@@ -76,7 +76,8 @@ def test_an_unknown_environment_is_a_usage_error_listing_the_known_ones(tmp_path
     assert status == 3
     assert records == [
         {"event": "error", "kind": "usage",
-         "message": "unknown environment 'prod' (environments: demo)"}
+         "message": "unknown environment 'prod' (environments: demo)"},
+        {"event": "end", "outcome": "usage_error", "elapsed_ms": 0.0},
     ]  # fmt: skip
     assert "unknown environment 'prod' (environments: demo)" in stderr
     plain = spec_with(tmp_path, {}, auth=False)

@@ -1,6 +1,6 @@
 """TLS and proxy fixtures: trustme certificates, the demo agent over mutual TLS, a real proxy.
 
-- ``tls_files``: a CA, a server certificate for 127.0.0.1/localhost, a client certificate
+- ``tls_files``: a CA, a server certificate for 127.0.0.1/localhost/agent.test, a client certificate
   (PEM and PKCS#12), a client certificate of another CA, an expired server certificate and
   one issued to another name (all files in a session temp folder).
 - ``tls_peer``: ``python -m app demo-agent --tls-cert … --tls-client-ca …``: HTTPS and gRPC
@@ -8,13 +8,16 @@
 - ``tls_stub``: a loopback TLS server presenting a given certificate (the handshake is all
   it does), for the failures a real agent would not be started for.
 - ``proxy_server``: ``proxy.py`` from PyPI on loopback with Basic proxy authentication;
-  its log file shows every CONNECT.
+  its log file shows every CONNECT. It resolves ``*.test`` names to 127.0.0.1
+  (tests/peers/proxy_names.py): ``agent.test`` reaches a loopback peer through the proxy
+  while the client, seeing no loopback name, does not bypass it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
+import os
 import socket
 import ssl
 import subprocess
@@ -35,6 +38,7 @@ from cryptography.x509 import load_pem_x509_certificate
 from tests.peers.fixtures import start_sdk_peer
 from tests.peers.js_fixtures import start_js_peer
 
+REPO = Path(__file__).resolve().parents[2]
 PKCS12_PASSWORD = "p12-secret"
 PROXY_USER, PROXY_PASSWORD = "alice", "proxy-secret"
 
@@ -76,7 +80,7 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> TlsFiles:
     folder = tmp_path_factory.mktemp("tls")
     ca = trustme.CA(organization_name="Workbench Test CA")
     rogue = trustme.CA(organization_name="Rogue CA")
-    server = ca.issue_cert("127.0.0.1", "localhost")
+    server = ca.issue_cert("127.0.0.1", "localhost", "agent.test")
     client = ca.issue_cert("client@example.test")
     rogue_client = rogue.issue_cert("mallory@example.test")
     past = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
@@ -216,7 +220,14 @@ def proxy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProxyServ
     cmd += ["--port-file", str(port_file), "--num-workers", "1", "--num-acceptors", "1"]
     cmd += ["--log-level", "INFO", "--log-file", str(log)]
     cmd += ["--basic-auth", f"{PROXY_USER}:{PROXY_PASSWORD}"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cmd += ["--plugins", "tests.peers.proxy_names.TestNamesResolveToLoopback"]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, env=env
+    )
     try:
         deadline = time.monotonic() + 30
         while not (port_file.exists() and port_file.read_text().strip()):

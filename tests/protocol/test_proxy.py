@@ -2,9 +2,8 @@
 
 Its access log proves each request went through it (``CONNECT host:port``): JSON-RPC, REST,
 the card fetch and gRPC (HTTP CONNECT, ``grpc.http_proxy``), with the agent over mutual TLS.
-Refused credentials and a proxy that is down are reported in words. The system mode reads
-``HTTPS_PROXY`` / ``NO_PROXY`` (set per test with monkeypatch: the suite's environment is
-cleared of proxies in tests/conftest.py).
+Refused credentials and a proxy that is down are reported in words. The system mode
+(``HTTPS_PROXY`` / ``NO_PROXY``, loopback direct) is tested in test_ambient_credentials.py.
 """
 
 from __future__ import annotations
@@ -91,27 +90,6 @@ async def test_proxy_down(binding: Binding, tls_peer: dict[str, Any], tls_files:
     proxy = ProxySettings(ProxyMode.CUSTOM, "http://127.0.0.1:9")
     message = error_of(await exchange(through(proxy, binding, tls_peer, tls_files)))
     assert "Could not connect to the proxy http://127.0.0.1:9: connection refused" in message
-
-
-async def test_system_mode_reads_https_proxy_and_no_proxy(
-    tls_peer: dict[str, Any],
-    tls_files: TlsFiles,
-    proxy_server: ProxyServer,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("HTTPS_PROXY", proxy_server.credentialed())
-    system = ProxySettings(ProxyMode.SYSTEM)
-    for binding in (Binding.JSONRPC, Binding.GRPC):
-        target = f"127.0.0.1:{port_of(tls_peer, binding)}"
-        before = proxy_server.tunnels_to(target)
-        events = await exchange(through(system, binding, tls_peer, tls_files))
-        assert outcome(events) is Outcome.OK, events
-        assert proxy_server.tunnels_to(target, more_than=before) == before + 1
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    events = await exchange(through(system, Binding.JSONRPC, tls_peer, tls_files))
-    assert outcome(events) is Outcome.OK
-    sent = next(e for e in events if isinstance(e, RequestSent))
-    assert not sent.proxy
 
 
 def test_no_proxy_mode_ignores_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

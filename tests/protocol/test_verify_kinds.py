@@ -54,11 +54,13 @@ def test_an_unknown_kid_is_no_trusted_key_not_invalid(
     code = main([_write(tmp_path, "c.json", json.dumps(card)), "--jwks",
                  _write(tmp_path, "k.json", _jwks(other))])  # fmt: skip
     lines = _lines(capsys.readouterr().out)
-    assert code == 1
+    assert code == 4  # not 1: nothing says the card was tampered with
     assert lines[0]["verdict"] == "no trusted key" and lines[0]["label"] == "no trusted key"
     assert lines[-1]["no trusted key"] == 1 and lines[-1]["invalid"] == 0
+    assert lines[-1]["status"] == "no trusted key" and lines[-1]["exit_status"] == 4
     main([str(tmp_path / "c.json"), "--jwks", str(tmp_path / "k.json"), "--output", "pretty"])
-    assert "NO TRUSTED KEY" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "NO TRUSTED KEY" in out and "result: no trusted key (exit 4)" in out
 
 
 @pytest.mark.parametrize("mode", list(ProfileMode))

@@ -189,7 +189,10 @@ def test_saving_offers_the_variable_and_a_restart_keeps_the_environments(
     )
     dialog.cell(token_row, VALUE_COL).setText(SECRET)
     dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
-    wait_until(lambda: sdk_peer["base_url"].encode() in path.read_bytes())
+    wait_until(lambda: "Environments saved" in window.statusBar().currentMessage())
+    # The demo agent's port of this session is not written: the file keeps its own.
+    assert sdk_peer["base_url"].encode() not in path.read_bytes()
+    assert b"http://127.0.0.1:8000" in path.read_bytes()
 
     tab = window.new_a2a_tab(sdk_peer["jsonrpc_url"])  # a literal origin, as Use this interface
     assert sdk_peer["jsonrpc_url"].startswith(sdk_peer["base_url"])
@@ -229,6 +232,8 @@ def test_saving_offers_the_variable_and_a_restart_keeps_the_environments(
         assert reopened.cell(rows["token"], SECRET_COL).checkState() == Qt.CheckState.Checked
         reopened.reject()
         # The saved request follows the demo environment, wherever the agent listens next.
+        assert second.spec.resolver().lookup("baseUrl") == "http://127.0.0.1:8000"
+        second.spec.set_demo_info(sdk_peer)
         assert second.spec.resolver().lookup("baseUrl") == sdk_peer["base_url"]
         second.spec.set_demo_info({**sdk_peer, "base_url": "http://127.0.0.1:1"})
         assert second.spec.resolver().lookup("baseUrl") == "http://127.0.0.1:1"

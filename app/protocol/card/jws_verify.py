@@ -25,11 +25,10 @@ keeps, so a strict client rejects it. ``ProfileMode.SPEC`` accepts only the ``sp
 from __future__ import annotations
 
 import base64
-import enum
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from jwcrypto import jwk
@@ -44,6 +43,17 @@ from app.protocol.card.canonical import (
     uncovered_members,
 )
 from app.protocol.card.jwks import SUPPORTED_ALGS, JwkEntry, Jwks, key_fit
+from app.protocol.card.verdicts import (
+    TRUST_NOTE,
+    CardStatus,
+    CardVerification,
+    InvalidReason,
+    ProfileMode,
+    SignatureResult,
+    Verdict,
+    ambiguous,
+    card_status,
+)
 from app.protocol.wire.json_duplicates import DuplicateMember
 
 __all__ = [
@@ -54,155 +64,9 @@ __all__ = [
     "ProfileMode",
     "SignatureResult",
     "Verdict",
+    "card_status",
     "verify_card",
 ]
-
-TRUST_NOTE = (
-    "A valid signature only proves the card was signed with a key from the JWKS you "
-    "supplied. It does not tell you who owns that key: check where the JWKS came from."
-)
-
-
-class ProfileMode(enum.Enum):
-    """Which profiles may make a signature valid (CLI ``--profile``)."""
-
-    ANY = "any"
-    SDK = "sdk"
-    SPEC = "spec"
-
-    @property
-    def profiles(self) -> tuple[Profile, ...]:
-        """Profiles accepted in this mode, in trial order."""
-        if self is ProfileMode.SPEC:
-            return (Profile.SPEC,)
-        if self is ProfileMode.SDK:
-            return (Profile.SDK, Profile.LEGACY_SDK, Profile.SDK_0_3)
-        return tuple(Profile)
-
-
-class Verdict(enum.Enum):
-    """Outcome for one signature."""
-
-    VALID = "valid"
-    INVALID = "invalid"
-    UNSUPPORTED = "unsupported"
-    UNTRUSTED = "no trusted key"
-    """The JWKS has no key with the signature's ``kid``: nothing says it is wrong, only
-    that it cannot be checked against what the user trusts."""
-
-
-class InvalidReason(enum.Enum):
-    """Why a signature is invalid."""
-
-    MALFORMED_HEADER = "malformed header"
-    NO_KEY_FOR_KID = "no key with that kid"
-    KEY_TYPE_MISMATCH = "key type does not fit alg"
-    KEY_OPS_NO_VERIFY = "key_ops does not allow verify"
-    SIGNATURE_MISMATCH = "signature mismatch under every profile"
-    NO_PAYLOAD = "card has no canonical form under any accepted profile"
-    AMBIGUOUS_CARD = "the card writes a member name twice"
-
-
-class CardStatus(enum.Enum):
-    """Outcome for the whole card."""
-
-    UNSIGNED = "unsigned"
-    VALID = "valid"
-    INVALID = "invalid"
-    NOT_A_CARD = "not a card"
-
-
-@dataclass(frozen=True, slots=True)
-class SignatureResult:
-    """Verdict for one ``signatures[]`` entry.
-
-    Attributes:
-        index: position in ``signatures``.
-        verdict: VALID, INVALID, UNSUPPORTED or UNTRUSTED.
-        reason: set when INVALID (and UNTRUSTED: ``NO_KEY_FOR_KID``).
-        message: one-line explanation.
-        kid, alg, typ: protected header members (``None`` when absent).
-        jku, x5u: URL members as text — never fetched.
-        protected_header: decoded protected header JSON text ("" if undecodable).
-        unprotected_header: the entry's ``header`` as JSON text ("" when absent); not signed.
-        profile: first matching profile accepted by the mode (``None`` unless VALID).
-        matched_profiles: every profile whose payload verifies with the key, in trial order
-            (may be non-empty for an INVALID result in strict mode).
-        key_index: index of the JWKS key that verified (or was rejected for key_ops).
-        notes: extra findings (missing ``typ``, ``jku`` present, key_ops, …).
-    """
-
-    index: int
-    verdict: Verdict
-    reason: InvalidReason | None = None
-    message: str = ""
-    kid: str | None = None
-    alg: str | None = None
-    typ: str | None = None
-    jku: str | None = None
-    x5u: str | None = None
-    protected_header: str = ""
-    unprotected_header: str = ""
-    profile: Profile | None = None
-    matched_profiles: tuple[Profile, ...] = ()
-    key_index: int | None = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def malformed(self) -> bool:
-        """The entry could not be read as a JWS at all."""
-        return self.reason is InvalidReason.MALFORMED_HEADER
-
-    @property
-    def sdk_canonicalisation_only(self) -> bool:
-        """Valid, but only under an SDK profile, not the spec-literal form."""
-        return self.verdict is Verdict.VALID and Profile.SPEC not in self.matched_profiles
-
-    @property
-    def label(self) -> str:
-        """Short verdict text: ``valid``, ``valid (SDK canonicalisation)``, ``invalid``, …"""
-        if self.verdict is Verdict.VALID and self.sdk_canonicalisation_only:
-            return "valid (SDK canonicalisation)"
-        return self.verdict.value
-
-
-@dataclass(frozen=True, slots=True)
-class CardVerification:
-    """Verification of all signatures of one card.
-
-    Attributes:
-        status: UNSIGNED, VALID (≥1 valid signature), INVALID or NOT_A_CARD.
-        mode: which profiles were accepted.
-        signatures: one result per ``signatures[]`` entry.
-        payloads: canonical payload per profile (all four, whatever the mode).
-        uncovered: served members the signature does not cover, measured against the
-            matched profile (else the ``sdk`` profile).
-        uncovered_profile: the profile ``uncovered`` was measured against.
-        notes: card-level notes, always including ``TRUST_NOTE`` for signed cards.
-    """
-
-    status: CardStatus
-    mode: ProfileMode
-    signatures: tuple[SignatureResult, ...] = ()
-    payloads: tuple[ProfilePayload, ...] = ()
-    uncovered: tuple[UncoveredMember, ...] = ()
-    uncovered_profile: Profile | None = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def any_valid(self) -> bool:
-        """At least one signature is valid."""
-        return any(r.verdict is Verdict.VALID for r in self.signatures)
-
-    @property
-    def any_malformed(self) -> bool:
-        """At least one signature entry is malformed."""
-        return any(r.malformed for r in self.signatures)
-
-    def payload(self, profile: Profile) -> ProfilePayload | None:
-        """The payload computed for ``profile``."""
-        return next((p for p in self.payloads if p.profile is profile), None)
-
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]*$")
 
@@ -568,27 +432,8 @@ def verify_card(
             if isinstance(e, dict) and e.get("header") not in (None, {})
         )
     if duplicates:
-        results = tuple(_ambiguous(r, duplicates[0]) for r in results)
-    valid = any(r.verdict is Verdict.VALID for r in results)
-    status = CardStatus.VALID if valid else CardStatus.INVALID
+        results = tuple(ambiguous(r, duplicates[0]) for r in results)
+    status = card_status(results)
     notes = [TRUST_NOTE, *jwks.notes]
     notes += [f"ambiguous card: {d.path}: {d.describe()}" for d in duplicates]
     return CardVerification(status, mode, results, payloads, tuple(uncovered), basis, tuple(notes))
-
-
-def _ambiguous(result: SignatureResult, duplicate: DuplicateMember) -> SignatureResult:
-    """``result`` as it stands on a card that writes a member name twice: a signature that
-    matched is invalid, naming the first duplicate (RFC 7493 §2.3)."""
-    if result.verdict is not Verdict.VALID:
-        return result
-    return replace(
-        result,
-        verdict=Verdict.INVALID,
-        reason=InvalidReason.AMBIGUOUS_CARD,
-        message=(
-            f"the signature matches one reading of the card, but {duplicate.path} is written "
-            f"more than once ({duplicate.where()}): another parser reads another card, so "
-            "the signature is not valid"
-        ),
-        profile=None,
-    )

@@ -44,6 +44,9 @@ class ShapeIssue(StrEnum):
     SCHEMA_VIOLATION = "schema_violation"
     """The body breaks the method's generated request schema
     (:mod:`app.spec.request_validation`)."""
+    UNKNOWN_MEMBER = "unknown_member"
+    """A member the method's request schema does not define: a peer ignores it, so what
+    it was meant to do never happens (:mod:`app.spec.request_validation`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,9 @@ Template = Callable[[TemplateContext], dict[str, Any]]
 
 TASK_ID_PLACEHOLDER = "<task-id>"
 PUSH_CONFIG_ID_PLACEHOLDER = "<push-config-id>"
+V03P_PUSH_CONFIG_ID = "webhook-1"
+"""The id the 0.3 HTTP+JSON/gRPC create template gives its config (0.3 resource names need
+one), and so the config its get and delete name when no other is given."""
 WEBHOOK_PLACEHOLDER = "https://example.invalid/a2a/webhook"
 
 
@@ -134,6 +137,13 @@ def _task_id(ctx: TemplateContext) -> str:
     return ctx.task_id or TASK_ID_PLACEHOLDER
 
 
+def _push_config_id(ctx: TemplateContext) -> str:
+    """The config a get or delete names: the one given, else the task's own — a config
+    created without an id (this catalog's create templates) gets the task's id from the
+    SDKs — else the placeholder."""
+    return ctx.push_config_id or ctx.task_id or PUSH_CONFIG_ID_PLACEHOLDER
+
+
 def _with_tenant(ctx: TemplateContext, body: dict[str, Any]) -> dict[str, Any]:
     return {"tenant": ctx.tenant, **body} if ctx.tenant else body
 
@@ -176,7 +186,7 @@ def _v1_create_push(ctx: TemplateContext) -> dict[str, Any]:
 
 
 def _v1_push_ref(ctx: TemplateContext) -> dict[str, Any]:
-    return _with_tenant(ctx, {"taskId": _task_id(ctx), "id": ctx.push_config_id or _task_id(ctx)})
+    return _with_tenant(ctx, {"taskId": _task_id(ctx), "id": _push_config_id(ctx)})
 
 
 def _v1_list_push(ctx: TemplateContext) -> dict[str, Any]:
@@ -223,10 +233,7 @@ def _v03_set_push(ctx: TemplateContext) -> dict[str, Any]:
 
 
 def _v03_push_ref(ctx: TemplateContext) -> dict[str, Any]:
-    return {
-        "id": _task_id(ctx),
-        "pushNotificationConfigId": ctx.push_config_id or PUSH_CONFIG_ID_PLACEHOLDER,
-    }
+    return {"id": _task_id(ctx), "pushNotificationConfigId": _push_config_id(ctx)}
 
 
 def _v03_no_params(ctx: TemplateContext) -> dict[str, Any]:
@@ -262,12 +269,12 @@ def _v03p_create_push(ctx: TemplateContext) -> dict[str, Any]:
     parent = f"tasks/{_task_id(ctx)}"
     return {
         "parent": parent,
-        "configId": "webhook-1",
+        "configId": V03P_PUSH_CONFIG_ID,
         "config": {
-            "name": f"{parent}/pushNotificationConfigs/webhook-1",
+            "name": f"{parent}/pushNotificationConfigs/{V03P_PUSH_CONFIG_ID}",
             # The Python SDK takes the id from here and ignores configId and name.
             "pushNotificationConfig": {
-                "id": "webhook-1",
+                "id": V03P_PUSH_CONFIG_ID,
                 "url": WEBHOOK_PLACEHOLDER,
                 "token": "webhook-token",
             },
@@ -276,7 +283,7 @@ def _v03p_create_push(ctx: TemplateContext) -> dict[str, Any]:
 
 
 def _v03p_push_name(ctx: TemplateContext) -> dict[str, Any]:
-    config_id = ctx.push_config_id or PUSH_CONFIG_ID_PLACEHOLDER
+    config_id = ctx.push_config_id or V03P_PUSH_CONFIG_ID
     return {"name": f"tasks/{_task_id(ctx)}/pushNotificationConfigs/{config_id}"}
 
 

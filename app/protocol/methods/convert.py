@@ -30,14 +30,13 @@ from pydantic import ValidationError
 
 from app.errors import UsageError
 from app.protocol.bindings import traits
+from app.protocol.methods.catalog import V03P_PUSH_CONFIG_ID, find_method
 from app.protocol.methods.catalog import counterpart as catalog_counterpart
-from app.protocol.methods.catalog import find_method
 from app.protocol.types import Binding, ProtocolVersion
 
 V1, V03 = ProtocolVersion.V1_0, ProtocolVersion.V0_3
 
 LEGACY_NAMES = {"tasks/send": "message/send", "tasks/sendSubscribe": "message/stream"}
-DEFAULT_PUSH_CONFIG_ID = "webhook-1"
 
 
 class ConversionError(UsageError):
@@ -300,8 +299,8 @@ def _proto_from_v03(request: Any) -> tuple[dict[str, Any], list[str]]:
     elif isinstance(request, t03.SetTaskPushNotificationConfigRequest):
         config = params.push_notification_config
         if not config.id:
-            config.id = DEFAULT_PUSH_CONFIG_ID
-            notes.append(f"0.3 resource names need a config id: {DEFAULT_PUSH_CONFIG_ID!r} chosen")
+            config.id = V03P_PUSH_CONFIG_ID
+            notes.append(f"0.3 resource names need a config id: {V03P_PUSH_CONFIG_ID!r} chosen")
         pb = pb03.CreateTaskPushNotificationConfigRequest(
             parent=f"tasks/{params.task_id}",
             config_id=config.id,

@@ -12,6 +12,7 @@ import ssl
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
@@ -66,23 +67,32 @@ def new_client(
 ) -> httpx.AsyncClient:
     """An AsyncClient with explicit limits and timeouts (docs/ARCHITECTURE.md §7.3).
 
-    Redirects are not followed: a debugger shows a 3xx for what it is. Building the default
-    TLS context reads the CA bundle (~0.1-0.3 s); a GUI passes one built off its thread.
+    Redirects are not followed: a debugger shows a 3xx for what it is. Nothing ambient
+    rides along: no cookies are kept (a ``Set-Cookie`` would otherwise go back with every
+    later request to that host, from any tab or check, though the user gave it for none of
+    them), nothing is read from the environment (no ``.netrc``; the proxy is the caller's,
+    from :class:`~app.protocol.net.network.ProxySettings`). Building the default TLS
+    context reads the CA bundle (~0.1-0.3 s); a GUI passes one built off its thread.
     """
     client = httpx.AsyncClient(
         verify=verify,
         timeout=httpx.Timeout(timeout),
         limits=httpx.Limits(max_connections=20, max_keepalive_connections=10),
         follow_redirects=False,
-        # Proxies come from ProxySettings (the environment read there); trust_env would
-        # also add .netrc credentials.
         trust_env=False,
         proxy=proxy,
+        cookies=_no_cookies(),
     )
     # Only the codings decoded in bounded steps (replaced in place: header order unchanged).
     client.headers["Accept-Encoding"] = ACCEPT_ENCODING
     client.headers["User-Agent"] = USER_AGENT  # not python-httpx/…
     return client
+
+
+def _no_cookies() -> CookieJar:
+    """A cookie jar that stores nothing (a policy allowing no domain). A jar, not
+    ``httpx.Cookies``: the client would copy those into a jar of its own."""
+    return CookieJar(DefaultCookiePolicy(allowed_domains=[]))
 
 
 def client_for(

@@ -8,10 +8,16 @@ Proxy modes: ``none`` connects directly; ``system`` uses the environment's proxi
 (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and ``NO_PROXY``, read through
 :func:`urllib.request.getproxies`, which also reads the OS settings on macOS and Windows);
 ``custom`` uses one URL for every target. ``system`` is the default, as in curl and browsers.
+
+In ``system`` mode a loopback target (``localhost`` and ``*.localhost``, 127.0.0.0/8, ``::1``)
+is always reached directly, as browsers do: a proxy cannot reach this machine's loopback
+interface, and a corporate proxy must not see the traffic to a local agent (its requests
+and their credentials). ``custom`` is an explicit choice and applies to every target.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import urllib.request
 from dataclasses import dataclass, field
 from enum import Enum
@@ -45,7 +51,8 @@ class ProxySettings:
     def proxy_for(self, target: str) -> str | None:
         """The proxy URL (credentials included) to reach ``target`` through, or None.
 
-        ``target`` is an absolute URL or a gRPC ``host:port`` (read as ``http://``).
+        ``target`` is an absolute URL or a gRPC ``host:port`` (read as ``http://``). In
+        system mode a loopback target gets None (see the module docstring).
         """
         if self.mode is ProxyMode.NONE:
             return None
@@ -57,7 +64,7 @@ class ProxySettings:
             return self._with_credentials(custom) if custom else None
         parts = urlsplit(url)
         host = parts.hostname or ""
-        if host and urllib.request.proxy_bypass(host):
+        if is_loopback(host) or (host and urllib.request.proxy_bypass(host)):
             return None
         proxies = urllib.request.getproxies()
         found = proxies.get(parts.scheme.lower()) or proxies.get("all")
@@ -76,6 +83,18 @@ class ProxySettings:
         secret = f":{quote(self.password, safe='')}" if self.password else ""
         netloc = f"{user}{secret}@{parts.netloc.rpartition('@')[2]}"
         return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine's loopback interface without a name lookup:
+    ``localhost`` and its subdomains (RFC 6761 §6.3), 127.0.0.0/8 and ``::1``."""
+    name = host.strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def mask_proxy_password(url: str) -> str:

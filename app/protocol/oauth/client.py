@@ -13,7 +13,7 @@ import dataclasses
 
 import httpx
 
-from app.protocol.net.http import USER_AGENT, client_for
+from app.protocol.net.http import client_for
 from app.protocol.net.network import NetworkOptions
 
 TIMEOUT_S = 15.0
@@ -30,14 +30,12 @@ def authorization_server_network(network: NetworkOptions) -> NetworkOptions:
 def token_client(network: NetworkOptions | None = None, url: str = "") -> httpx.AsyncClient:
     """A new client for calls to the authorization server at ``url``; the caller closes it.
 
-    Without ``network``: httpx's defaults (system trust store, the environment's proxy).
-    Reads certificate files when ``network`` names them: call it off a GUI's event loop.
+    Without ``network``: the defaults of every other call (the system trust store, the
+    system proxy, loopback direct), never httpx's own reading of the environment. Reads
+    certificate files: call it off a GUI's event loop.
 
     Raises:
         UsageError: a CA file of ``network`` is unusable, or its proxy URL is.
     """
-    if network is None:
-        return httpx.AsyncClient(
-            timeout=TIMEOUT_S, follow_redirects=False, headers={"User-Agent": USER_AGENT}
-        )
-    return client_for(url, authorization_server_network(network), timeout=TIMEOUT_S)
+    network = authorization_server_network(network or NetworkOptions())
+    return client_for(url, network, timeout=TIMEOUT_S)

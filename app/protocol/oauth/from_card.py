@@ -5,18 +5,23 @@ from __future__ import annotations
 import dataclasses
 
 from app.protocol.card.fetch import fetch_card
+from app.protocol.net.network import NetworkOptions
 from app.protocol.oauth.card_schemes import CardOAuthOption, card_oauth_options, pick_option
 from app.protocol.oauth.config import OAuthConfig, OAuthFlow
 from app.protocol.oauth.oauth_errors import OAuthError
 
 
-async def card_options(card_url: str) -> tuple[CardOAuthOption, ...]:
-    """The OAuth options of the card at ``card_url`` (fetched without credentials).
+async def card_options(
+    card_url: str, network: NetworkOptions | None = None
+) -> tuple[CardOAuthOption, ...]:
+    """The OAuth options of the card at ``card_url``, fetched without credentials through
+    the request's ``network`` (its CA bundle, client certificate and proxy, as the ``card``
+    command fetches it).
 
     Raises:
         OAuthError: the card cannot be fetched or declares no OAuth 2 / OpenID Connect scheme.
     """
-    result = await fetch_card(card_url)
+    result = await fetch_card(card_url, network=network)
     if not result.ok:
         detail = result.error or f"HTTP {result.status}"
         raise OAuthError(f"Agent Card {result.card_url} could not be read: {detail}")

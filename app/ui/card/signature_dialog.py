@@ -71,6 +71,7 @@ _BADGE_SHAPE = "border-radius: 4px; padding: 3px 10px; font-weight: bold;"
 _ROLES = {
     CardStatus.VALID: "badge-ok",
     CardStatus.INVALID: "badge-error",
+    CardStatus.NO_TRUSTED_KEY: "badge-warn",
     CardStatus.UNSIGNED: "badge-neutral",
     CardStatus.NOT_A_CARD: "badge-neutral",
 }
@@ -401,12 +402,18 @@ class SignatureDialog(QDialog):
             CardStatus.UNSIGNED: "unsigned",
             CardStatus.VALID: "valid",
             CardStatus.INVALID: "invalid",
+            CardStatus.NO_TRUSTED_KEY: "no trusted key",
             CardStatus.NOT_A_CARD: "not a card",
         }[result.status]
         if result.status is CardStatus.UNSIGNED:
             summary = "The card has no signatures: there is nothing to verify (not invalid)."
         elif result.status is CardStatus.NOT_A_CARD:
             summary = "The document is not a JSON object."
+        elif result.status is CardStatus.NO_TRUSTED_KEY:
+            summary = (
+                "No signature names a key of this JWKS (by kid): none could be checked, "
+                "which says nothing against the card (not invalid). Paste the signer's JWKS."
+            )
         else:
             n = len(result.signatures)
             summary = f"{valid} of {n} signature{'s' if n != 1 else ''} valid"

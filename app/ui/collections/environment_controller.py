@@ -1,18 +1,20 @@
-"""The window's named environments: each open collection's ``x-a2a-environments`` and
-the one selected in it, ``environmentCombo``, the Environments dialog, and what they change.
+"""The window's named environments: each open collection's ``x-a2a-environments`` and the one
+selected in it, ``environmentCombo``, the Environments dialog, and what they change.
 
 Every collection keeps its own environments and selection (:class:`Collection`). The combo
-and the dialog show those of the *shown* collection: the current tab's, else the one
-current in the spec tree. A tab's resolver (endpoint, headers, query, auth, tenant and
-body; order in :mod:`app.spec.variables`) uses its own collection's selected environment (a
-tab of no collection: the shown one's); so do the endpoint marks
+and the dialog show those of the *shown* collection: the current tab's, else the one current
+in the spec tree. A tab's resolver (endpoint, headers, query, auth, tenant and body; order
+in :mod:`app.spec.variables`) uses its own collection's selected environment (a tab of no
+collection: the shown one's); so do the endpoint marks
 (:mod:`app.ui.request.variable_marks`) and the send error's advice (*set it in
 Environments*). Every collection's ``demo`` environment is filled with the bundled demo
-agent's addresses. Before a save, :meth:`EnvironmentController.offer_variable` offers to
-store ``{{variable}}`` instead of a literal origin that equals a variable's value, so the
-saved request survives the agent's next port. The dialog's OK writes the environments into
-the collection's file (when it is an editable one) off the GUI thread, else marks the
-collection unsaved; every *Save to spec* into a collection writes its environments too.
+agent's addresses, for this session only: a save writes the values the document had (its
+ports change at every start, and the file must not with them). Before a save,
+:meth:`EnvironmentController.offer_variable` offers to store ``{{variable}}`` instead of a
+literal origin that equals a variable's value, so the saved request survives the agent's
+next port. The dialog's OK writes the environments into the collection's file (when it is an
+editable one) off the GUI thread, else marks the collection unsaved; every *Save to spec*
+into a collection writes its environments too.
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ class EnvironmentController(QObject):
         self._protected = protected
         self._saving = OwnedTask()
         self.demo_values: dict[str, str] = {}
+        self._saved_demo: dict[str, dict[str, str]] = {}
+        """Each collection's (by key) ``demo`` environment values as its document holds
+        them: a save writes these back, not the demo agent's ports of this session
+        (:meth:`for_saving`)."""
         self.captured: dict[str, str] = {}
         """Values the requests' ``x-a2a.captures`` took this session; they win over the
         environment, for every request sent after them."""
@@ -140,6 +146,8 @@ class EnvironmentController(QObject):
                 if just_saved and var.secret and old is not None and old.loaded:
                     var.value, var.loaded = old.value, True
         collection.environments = found
+        demo = envs.find(found, DEMO_ENVIRONMENT)
+        self._saved_demo[collection.key] = {v.name: v.value for v in demo.variables} if demo else {}
         self._fill_demo(collection)
         names = [e.name for e in found]
         if active is not None and (active in names or not active):
@@ -275,8 +283,7 @@ class EnvironmentController(QObject):
             )
             return
         assert doc.path is not None  # writable
-        snapshot = envs.snapshot(collection.environments)
-        self._saving.start(self._save(collection, doc, doc.path, snapshot))
+        self._saving.start(self._save(collection, doc, doc.path, self.for_saving(collection)))
 
     async def _save(
         self, collection: Collection, doc: SpecDocument, path: Path, copy: list[Environment]
@@ -296,8 +303,15 @@ class EnvironmentController(QObject):
         await self._saving.join()
 
     def for_saving(self, collection: Collection) -> list[Environment]:
-        """A copy of ``collection``'s environments for a save in a worker thread."""
-        return envs.snapshot(collection.environments)
+        """A copy of ``collection``'s environments for a save in a worker thread, its
+        ``demo`` environment as the document had it (the demo agent's ports change every
+        start)."""
+        return envs.without_session_values(
+            collection.environments,
+            DEMO_ENVIRONMENT,
+            self.demo_values,
+            self._saved_demo.get(collection.key, {}),
+        )
 
     # --- saving a request ------------------------------------------------------------
 

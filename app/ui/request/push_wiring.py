@@ -24,7 +24,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from app.protocol.events import NOT_JSON, ResponseBody, StreamItem
 from app.protocol.findings import Finding, Severity
 from app.protocol.stream.stream_items import ItemKind, classify_body, classify_json
-from app.push.configs import fill_push_config
+from app.protocol.types import Binding, ProtocolVersion
+from app.push.configs import fill_push_config, where_push_configs_go
 from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
 from app.ui.shell.tasks import OwnedTask
 from app.ui.timeline.timeline_model import TimelineRow
@@ -96,6 +97,13 @@ class PushTab(Protocol):
         """The draft, which gets the receiver's URL and token."""
         ...
 
+    @property
+    def version(self) -> ProtocolVersion:
+        """The tab's protocol version: where a push config goes depends on it."""
+        ...
+
+    @property
+    def binding(self) -> Binding: ...
     @property
     def preview(self) -> CodeView: ...
     @property
@@ -176,11 +184,8 @@ class PushWiring(QObject):
             tab.generate_preview()
             filled = _filled(tab.preview.toPlainText(), receiver.url, token)
         if filled is None:
-            self._say(
-                "This body has no push config: choose CreateTaskPushNotificationConfig"
-                " (0.3 tasks/pushNotificationConfig/set), or add"
-                " configuration.pushNotificationConfig to a send"
-            )
+            where = where_push_configs_go(tab.version, tab.binding)
+            self._say(f"This body has no push config: {where}")
             return
         text, task_ids = filled
         if tab.body_editor.holding:  # a big body, not in the document

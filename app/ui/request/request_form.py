@@ -221,9 +221,15 @@ class RequestForm(QWidget):
 
     def saved_timeout(self, base: float | None) -> float | None:
         """The ``timeout`` to save: None (not written) while the spin box shows the default
-        of a request that had none, so that saving an untouched request changes nothing."""
+        of a request that had none, and the saved value itself while the spin box shows
+        it, so that saving an untouched request changes nothing (``12`` stays ``12``). A
+        whole number of seconds is saved as one (the spin box holds ``12.0``)."""
         value = self.timeout_spin.value()
-        return None if base is None and value == self._default_timeout else value
+        if value == base:
+            return base
+        if base is None and value == self._default_timeout:
+            return None
+        return int(value) if value.is_integer() else value
 
     def form(self, body: str | None = None) -> Form:
         """What the widgets hold now, as plain data (``body`` instead of the editor's text

@@ -34,7 +34,7 @@ from app.ui.request.secret_edit import SecretEdit
 
 PASSWORD_VARIABLE = "proxyPassword"
 _MODE_LABELS = {
-    ProxyMode.SYSTEM: "System proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)",
+    ProxyMode.SYSTEM: "System proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; loopback direct)",
     ProxyMode.NONE: "No proxy",
     ProxyMode.CUSTOM: "Custom proxy",
 }
