@@ -24,7 +24,7 @@ from app.protocol.wire.jsonrpc_envelope import (
         ({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {}}, 'both "result" and "error"'),
         ({"jsonrpc": "2.0", "id": 1, "error": "boom"}, '"error" is not an object'),
         ({"jsonrpc": "2.0", "id": 1}, 'neither "result" nor "error" is present'),
-        ({"jsonrpc": "2.0", "id": 2, "result": {}}, "response id 2 does not match request id 1"),
+        ({"jsonrpc": "2.0", "id": 2, "result": {}}, "response id 2 is not the request's id 1"),
     ],
 )
 def test_a_malformed_envelope_says_why(body: Any, reason: str) -> None:
