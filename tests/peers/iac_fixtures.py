@@ -15,7 +15,8 @@ from tests/peers/iac_venv.py (built on first use when ``make`` has not built it)
 - ``iac_redis_streams``: ``transport: redis-streams`` on ``redis_server``; ``url``,
   ``redis_url``.
 - ``iac_stdio``: ``transport: stdio``, not started (its client owns the process):
-  ``command``, ``env``, ``cwd``.
+  ``command``, ``env``, ``cwd``, and all three as one ``command_line`` (``env -C …``) for the
+  app's ``--command``.
 
 Every ``info`` also has ``token``, ``jwks_path``, ``config_path`` and, for the started ones,
 ``pid``, ``start_s`` and, for the custom carriers, ``card`` (their ``GetExtendedAgentCard``).
@@ -37,6 +38,7 @@ from tests.peers.iac_servers import (
     SIGNING_SECRET,
     TOKEN,
     card_of,
+    command_line,
     dump_json,
     free_port,
     http_health,
@@ -210,5 +212,7 @@ def iac_stdio(
 ) -> dict[str, Any]:
     """The command line (and environment) of iac-code over stdio; whoever talks to it starts it."""
     carrier = _Carrier(tmp_path_factory.mktemp("iac-stdio"), iac_llm, {"transport": "stdio"})
-    return {**carrier.info, "url": "stdio://iac-code", "command": iac_command(carrier.config),
-            "env": carrier.env, "cwd": str(carrier.root)}  # fmt: skip
+    command = iac_command(carrier.config)
+    return {**carrier.info, "url": "stdio://iac-code", "command": command,
+            "env": carrier.env, "cwd": str(carrier.root),
+            "command_line": command_line(command, carrier.env, carrier.root)}  # fmt: skip
