@@ -47,7 +47,6 @@ from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
 from app.protocol.bindings import binding_named, traits
-from app.protocol.card.card_shape import KNOWN_BINDINGS
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
@@ -55,7 +54,7 @@ from app.protocol.clock import Clock
 from app.protocol.net.auth import AuthConfig, AuthKind
 from app.protocol.net.http import client_for
 from app.protocol.net.network import DIRECT, NetworkOptions
-from app.protocol.types import ProtocolVersion
+from app.protocol.types import Binding, ProtocolVersion
 
 log = logging.getLogger(__name__)
 
@@ -402,11 +401,9 @@ def _withheld(target: Target, card_url: str) -> CheckResult:
     )
 
 
+_SPOKEN = [b.value for b in Binding]
 _UNSPOKEN = (
-    "this app speaks A2A 1.0 and 0.3 over "
-    + ", ".join(KNOWN_BINDINGS[:-1])
-    + (" and " if len(KNOWN_BINDINGS) > 1 else "")
-    + KNOWN_BINDINGS[-1]
+    "this app speaks A2A 1.0 and 0.3 over " + ", ".join(_SPOKEN[:-1]) + " and " + _SPOKEN[-1]
 )
 
 

@@ -33,7 +33,6 @@ __all__ = [
     "Payload",
     "UrlShape",
     "binding_named",
-    "card_spellings",
     "from_value",
     "is_canonical",
     "traits",
@@ -295,11 +294,6 @@ def from_value(value: object) -> Binding | None:
     """The binding whose value (as the ``x-a2a`` format and history store it) is ``value``,
     or None for one this build does not know."""
     return _BY_VALUE.get(value) if isinstance(value, str) else None
-
-
-def card_spellings() -> tuple[str, ...]:
-    """Every card spelling of every binding the app speaks, in table order."""
-    return tuple(_BY_CARD_NAME)
 
 
 _BY_CARD_NAME = {name.lower(): b for b, found in TRAITS.items() for name in found.card_names}
