@@ -118,6 +118,8 @@ class CallSettings:
     http: httpx.AsyncClient | None = None
     """One client for the run's direct, default-TLS calls: its pool and TLS context are
     made once, not per call (:func:`app.protocol.exchange.run`)."""
+    command: str = ""
+    """The command line of a stdio agent the card lists (``--command``)."""
 
 
 def build_request(
@@ -159,6 +161,7 @@ def build_request(
         timeout=timeout,
         deadline=timeout,
         malformed=raw_body is not None,
+        command=settings.command,
     )
     if raw_body is None and params is None:
         inputs = with_template(inputs, ctx or TemplateContext())

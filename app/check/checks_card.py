@@ -7,6 +7,7 @@ from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
 from app.check.spec import CheckSpec, Scope, Verdict, failed, not_applicable, passed, warned
 from app.check.target import VERSION_NOT_SUPPORTED, Target, expected_form, matches
+from app.protocol.bindings import traits
 from app.protocol.card.card_shape import CardProblem, Severity
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
 from app.protocol.types import A2A_VERSION_HEADER, Binding
@@ -65,6 +66,9 @@ async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdi
     assert target is not None
     if not target.v1:
         return not_applicable("0.3 has no A2A-Version header to negotiate")
+    if not traits(target.binding).carries_headers:
+        label = traits(target.binding).label
+        return not_applicable(f"{label} has no headers: A2A-Version cannot be sent")
     call = await ctx.role_call(
         target,
         MethodRole.SEND,

@@ -86,6 +86,8 @@ class CheckOptions:
     """The text of a send that should create a task (the demo and test peers' command)."""
     only: tuple[str, ...] = ()
     """Run only checks whose id starts with one of these (empty: all)."""
+    command: str = ""
+    """The command line that starts the agent of a stdio interface."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ async def _checks(
             options.history,
             _extensions(view, options.extensions),
             http,
+            options.command,
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,

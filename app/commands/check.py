@@ -40,8 +40,14 @@ from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.oauth import CliOAuth, oauth_from_args
 from app.commands.printer import EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, for_terminal
-from app.commands.send import add_credential_options, parse_auth, parse_header
+from app.commands.send import (
+    add_command_option,
+    add_credential_options,
+    parse_auth,
+    parse_header,
+)
 from app.errors import UsageError
+from app.protocol import exchange
 from app.protocol.events import ErrorKind
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
@@ -85,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget", type=float, default=120.0, help="seconds for the whole run (default 120)"
     )
     add_credential_options(p)
+    add_command_option(p)
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     add_network_options(p)
     return p
@@ -112,6 +119,7 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         budget_s=args.budget,
         history=None if args.no_history else shared_store(),
         extensions=tuple(args.extension),
+        command=args.command,
     )
 
 
@@ -260,7 +268,7 @@ def main(argv: list[str]) -> int:
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     output = _Output(args.output, sys.stdout)
     try:
-        reason, results = asyncio.run(_check(options, output, oauth))
+        reason, results = asyncio.run(exchange.owning_agents(_check(options, output, oauth)))
     except UsageError as exc:  # --interface beyond the card's interfaces
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     except OAuthError as exc:

@@ -29,8 +29,8 @@ import httpx
 from app.protocol.bindings import traits
 from app.protocol.methods.catalog import find_method, grpc_method
 from app.protocol.net.http import HttpCall
-from app.protocol.wire.carrier_frames import request_frame, unix_path
 from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.carrier_frames import request_frame, unix_path
 from app.spec.requests import to_a2a_request
 from app.spec.variables import VARIABLE, Resolver, env_name, references
 from app.spec.xa2a import SavedRequest

@@ -17,7 +17,6 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-
 __all__ = [
     "MIRROR_FIELDS_03",
     "SPEAKABLE_VERSIONS",
