@@ -47,6 +47,7 @@ from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
 from app.protocol.bindings import binding_named, traits
+from app.protocol.card.card_auth import CARD_AUTH_HINT, CardAuth
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import CardFindings, CardRead, ReadOutcome, examine, read_card
 from app.protocol.card.view import CardView
@@ -88,6 +89,9 @@ class CheckOptions:
     """Run only checks whose id starts with one of these (empty: all)."""
     command: str = ""
     """The command line that starts the agent of a stdio interface."""
+    card_auth: bool = False
+    """Send the run's credentials to the card URL too (on its own origin only): a card
+    behind them (``--card-auth``)."""
 
 
 @dataclass(frozen=True)
@@ -347,12 +351,18 @@ async def _read(options: CheckOptions) -> CardRead:
     path = Path(options.card_url)
     if "://" not in options.card_url and path.is_file():
         return await asyncio.to_thread(read_card, path)
+    auth = (
+        CardAuth.for_endpoint(options.card_url, options.auth, options.headers)
+        if options.card_auth
+        else None
+    )
     # A 1.0 client asks for the 1.0 card: some servers shape it by A2A-Version.
     fetched = await fetch_card(
         options.card_url,
         a2a_version="1.0",
         timeout=options.call_timeout_s,
         network=options.network,
+        auth=auth,
     )
     if fetched.status == 404 and fetched.legacy_hint:
         legacy = await fetch_card(
@@ -360,6 +370,7 @@ async def _read(options: CheckOptions) -> CardRead:
             a2a_version="1.0",
             timeout=options.call_timeout_s,
             network=options.network,
+            auth=auth,
         )
         if legacy.status is not None and legacy.status != 404:
             fetched = legacy
@@ -385,6 +396,8 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
     else:
         status = reading.fetch.status if reading.fetch is not None else None
         why = f"{reading.outcome.value} (HTTP {status})"
+        if status in (401, 403):
+            why += f"; {CARD_AUTH_HINT}"
     return CheckResult(
         CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.FAIL, _AVAILABLE_SECTION,
         f"{source}: {why}",

@@ -34,6 +34,7 @@ from app.check.check_model import (
     EndReason,
 )
 from app.check.runner import CheckOptions, run_check
+from app.commands.card_auth_args import add_card_auth_options
 from app.commands.cli import CliUsageError, parser, usage_exit
 from app.commands.history import shared_store
 from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget", type=float, default=120.0, help="seconds for the whole run (default 120)"
     )
     add_credential_options(p)
+    add_card_auth_options(p, credentials=False)
     add_command_option(p)
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     add_network_options(p)
@@ -120,6 +122,7 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         history=None if args.no_history else shared_store(),
         extensions=tuple(args.extension),
         command=args.command,
+        card_auth=args.card_auth,
     )
 
 
