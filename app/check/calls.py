@@ -120,6 +120,10 @@ class CallSettings:
     made once, not per call (:func:`app.protocol.exchange.run`)."""
     command: str = ""
     """The command line of a stdio agent the card lists (``--command``)."""
+    push_public_url: str = ""
+    """The address agents call to reach the push receiver (``--push-public-url``)."""
+    push_port: int = 0
+    """The port the push receiver listens on (0: any free one); a tunnel needs it fixed."""
 
 
 def build_request(

@@ -22,6 +22,7 @@ from app.check.target import (
     Target,
     expected_form,
     matches,
+    what_differed,
 )
 from app.protocol.bindings import ErrorForm, Payload, traits
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
@@ -46,7 +47,10 @@ def judge(target: Target, call: CallResult, form: A2AErrorForm, what: str) -> Ve
         return warned(f"{what}: refused with {call.describe()}; the rule asks for {want}")
     if call.ok:
         return failed(f"{what} was answered as a success; expected {want}")
-    return failed(f"{what}: expected {want}, got {call.describe()}")
+    differed = what_differed(target.binding, form, error, call.body) if error else ""
+    return failed(
+        f"{what}: expected {want}, got {call.describe()}" + (f" ({differed})" if differed else "")
+    )
 
 
 async def task_not_found(ctx: CheckContext, target: Target | None) -> Verdict:

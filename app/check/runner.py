@@ -89,6 +89,10 @@ class CheckOptions:
     """Run only checks whose id starts with one of these (empty: all)."""
     command: str = ""
     """The command line that starts the agent of a stdio interface."""
+    push_public_url: str = ""
+    """The address agents should call for the push checks' receiver (a tunnel to it)."""
+    push_port: int = 0
+    """The local port of the push checks' receiver (0: any free one)."""
     card_auth: bool = False
     """Send the run's credentials to the card URL too (on its own origin only): a card
     behind them (``--card-auth``)."""
@@ -167,6 +171,8 @@ async def _checks(
             _extensions(view, options.extensions),
             http,
             options.command,
+            options.push_public_url,
+            options.push_port,
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,

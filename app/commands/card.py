@@ -183,7 +183,7 @@ def check(reading: CardRead) -> tuple[list[dict[str, Any]], int]:
         else:
             end["message"] = f"HTTP {fetched.status if fetched else '?'}: no card"
             if fetched is not None and fetched.status in (401, 403):
-                end["message"] += f" ({CARD_AUTH_HINT})"
+                end["message"] += f"; {CARD_AUTH_HINT}"
         return [end | {"exit_status": EXIT_NO_CARD}], EXIT_NO_CARD
     findings = examine(reading)
     view = findings.view

@@ -94,6 +94,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_credential_options(p)
     add_card_auth_options(p, credentials=False)
     add_command_option(p)
+    p.add_argument(
+        "--push-public-url",
+        default="",
+        metavar="URL",
+        help="the address the agent should call for the push checks (a tunnel you run to "
+        "the receiver's local port); without it, an agent refusing loopback makes push n/a",
+    )
+    p.add_argument(
+        "--push-port",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the push checks' receiver listens on 127.0.0.1:N (default: any free port)",
+    )
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     add_network_options(p)
     return p
@@ -109,6 +123,8 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         value = getattr(args, name)
         if not (value > 0 and value != float("inf")):
             raise CliUsageError(f"--{name} must be a positive number of seconds")
+    if not 0 <= args.push_port <= 65535:
+        raise CliUsageError(f"--push-port {args.push_port} is not a port number (0-65535)")
     if args.interface is not None and args.interface < 0:
         raise CliUsageError("--interface must be 0 or more")
     return CheckOptions(
@@ -123,6 +139,8 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         extensions=tuple(args.extension),
         command=args.command,
         card_auth=args.card_auth,
+        push_public_url=args.push_public_url,
+        push_port=args.push_port,
     )
 
 

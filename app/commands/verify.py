@@ -111,7 +111,7 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[str, ...]]:
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
         if result.status in (401, 403):
-            hint += f" ({CARD_AUTH_HINT})"
+            hint += f"; {CARD_AUTH_HINT}"
         raise CliUsageError(f"card not fetched from {result.card_url}: HTTP {result.status}{hint}")
     if err := reading.parse_error:
         raise CliUsageError(

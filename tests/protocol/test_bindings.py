@@ -26,7 +26,9 @@ from app.protocol.transports.transport_table import TRANSPORTS, Transport, trans
 from app.protocol.types import Binding
 
 APP = Path(__file__).resolve().parents[2] / "app"
-SNIPPET_KINDS = frozenset({"curl", "httpx", "grpcurl", "websocat", "socat", "stdio"})  # what app.spec.snippets.snippet renders
+SNIPPET_KINDS = frozenset(
+    {"curl", "httpx", "grpcurl", "websocat", "socat", "stdio"}
+)  # what app.spec.snippets.snippet renders
 
 
 @pytest.mark.parametrize("binding", list(Binding))

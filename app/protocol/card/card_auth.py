@@ -22,8 +22,8 @@ __all__ = ["CARD_AUTH_HINT", "CardAuth", "origin_of"]
 _CARRIED = frozenset({"authorization", "cookie"})
 
 CARD_AUTH_HINT = (
-    "the card is behind credentials: --card-auth (the card page: Send credentials) sends "
-    "the request's credentials to its own origin"
+    "the card is behind credentials: --card-auth sends the request's credentials to its own "
+    "origin (in the window: Send credentials, on the card page)"
 )
 """What a 401 or 403 on the public card adds, so the user learns the option exists."""
 
