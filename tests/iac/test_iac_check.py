@@ -4,8 +4,8 @@ parts change (``xfail``, strict: they flip when those parts land).
 The HTTP card is read from a file fetched with the token (the card URL is guarded, Q24), or
 with ``--card-auth``; the gRPC card is the one its gRPC server returns for
 ``GetExtendedAgentCard`` (it serves no HTTP card), whose lower-case ``grpc`` binding and
-``grpc://`` URL are read as GRPC (Q25). The HTTP server has push notifications on; its push validator refuses our loopback
-receiver (Q29).
+``grpc://`` URL are read as GRPC (Q25). The HTTP server has push notifications on; its
+push validator refuses our loopback receiver (Q29).
 """
 
 from __future__ import annotations

@@ -206,6 +206,26 @@ def iac_redis_streams(
     )
 
 
+@pytest.fixture(scope="module")
+def iac_redis_streams_spare(
+    iac_venv: float,
+    iac_llm: LlmStub,
+    redis_server: dict[str, Any],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Any]]:
+    """Another Redis Streams server, on streams and a group of its own, for a test that
+    breaks it: a payload that is not JSON stops it serving (docs/PEERS.md Q32)."""
+    redis_url = redis_server["redis_url"]
+    names = ("spare:requests", "spare:responses", "spare")
+    options = {"transport": "redis-streams", "redis-url": redis_url, "request-stream": names[0],
+               "response-stream": names[1], "consumer-group": names[2]}  # fmt: skip
+    url = f"redis-streams://{redis_url}/{'/'.join(names)}"
+    carrier = _Carrier(tmp_path_factory.mktemp("iac-redis-spare"), iac_llm, options)
+    yield from _serve(
+        carrier, carrier.card_probe("redis-streams", url), url=url, redis_url=redis_url
+    )
+
+
 @pytest.fixture(scope="session")
 def iac_stdio(
     iac_venv: float, iac_llm: LlmStub, tmp_path_factory: pytest.TempPathFactory
