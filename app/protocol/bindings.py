@@ -35,6 +35,7 @@ __all__ = [
     "binding_named",
     "from_value",
     "is_canonical",
+    "picker_label",
     "traits",
 ]
 
@@ -145,6 +146,8 @@ class BindingTraits:
             Unix socket, stdio or a Redis entry has none: credentials cannot go with it).
         standard: one of the three bindings of A2A 1.0 §5.5; the others are custom
             carriers (1.0 §5.8), marked *non-standard* where a binding is picked.
+        launches: whether the app starts the agent from a command line the user gives
+            (``A2ARequest.command``) rather than connecting to an address.
     """
 
     label: str
@@ -159,6 +162,7 @@ class BindingTraits:
     header_noun: str
     carries_headers: bool = True
     standard: bool = True
+    launches: bool = False
 
 
 TRAITS: Mapping[Binding, BindingTraits] = MappingProxyType(
@@ -241,6 +245,7 @@ TRAITS: Mapping[Binding, BindingTraits] = MappingProxyType(
             header_noun="headers",
             carries_headers=False,
             standard=False,
+            launches=True,
         ),
         Binding.REDIS_STREAMS: BindingTraits(
             label="Redis Streams",
@@ -282,6 +287,13 @@ def binding_named(card_name: object) -> Binding | None:
     if found is None and ":" in text:
         found = _BY_CARD_NAME.get(_URI_TAIL.split(text.rstrip("/#"))[-1])
     return found
+
+
+def picker_label(binding: Binding) -> str:
+    """How a binding picker lists ``binding``: its value, a custom carrier marked
+    *non-standard*."""
+    found = TRAITS[binding]
+    return binding.value if found.standard else f"{binding.value} (non-standard)"
 
 
 def is_canonical(card_name: str) -> bool:

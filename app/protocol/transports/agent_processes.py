@@ -224,9 +224,9 @@ def agents() -> list[AgentProcess]:
 
 async def stop_agent(command: str) -> None:
     """Stop the agent of ``command`` (nothing when there is none)."""
-    agent = _AGENTS.pop(command, None)
+    agent = _AGENTS.get(command)
     if agent is not None and agent.running:
-        await agent.stop()
+        await agent.stop()  # kept in the list, ended: its log stays readable
 
 
 async def stop_agents() -> None:

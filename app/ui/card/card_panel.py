@@ -51,6 +51,7 @@ from app.protocol.events import ExchangeEnd, ExchangeError, Outcome, ResponseBod
 from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest
 from app.spec.xa2a import strip_private_metadata
+from app.ui.card.card_auth_box import HINT, card_auth_check, card_auth_of
 from app.ui.card.card_readout import CardReadout, exchange_text
 from app.ui.card.extended_card import extended_card_request
 from app.ui.card.signature_dialog import SignatureDialog
@@ -180,6 +181,7 @@ class CardPanel(QWidget):
             "Save the fetched card's snapshot without signatures and metadata objects"
         )
         self.strip_check.setChecked(True)
+        self.auth_check = card_auth_check()
 
         self.status_label = QLabel("No card loaded")
         self.status_label.setObjectName("cardStatusLabel")
@@ -216,6 +218,7 @@ class CardPanel(QWidget):
             self.extended_button,
             self.verify_button,
             self.strip_check,
+            self.auth_check,
         )
         status_row = QHBoxLayout()
         spacing.flush(status_row)
@@ -340,6 +343,7 @@ class CardPanel(QWidget):
                 if_none_match=validators.get("if_none_match"),
                 if_modified_since=validators.get("if_modified_since"),
                 network=self.network_provider() if self.network_provider else None,
+                auth=card_auth_of(self.auth_check, self._request_provider),
             )
         except asyncio.CancelledError:
             self._set_status("Cancelled", "The card fetch was cancelled.", _IDLE)
@@ -408,6 +412,7 @@ class CardPanel(QWidget):
             if result.legacy_hint:
                 detail += f". Agents built before A2A 0.3 serve it at {result.legacy_hint}"
                 self.legacy_button.show()
+            detail += HINT if result.status in (401, 403) else ""
             self._set_status(status, detail, _ERR)
             self._show_raw_only(result.raw, result.card_url)
 

@@ -44,6 +44,7 @@ from app.spec.request_validation import check_request_body
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.card.card_panel import CardPanel, capabilities_dict
+from app.ui.request.agent_wiring import AgentControls
 from app.ui.request.assertions_wiring import install_assertions
 from app.ui.request.binding_help import BindingHelp
 from app.ui.request.body_dirty import BodyDirty
@@ -126,6 +127,9 @@ class RequestTab(RequestForm):
         self.replace_button.clicked.connect(self.replace_body)
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
         self.binding_combo.currentIndexChanged.connect(self._on_binding_changed)
+        self.agent_controls = AgentControls(self, self.endpoint_row)
+        self.binding_combo.currentIndexChanged.connect(self.agent_controls.follow_binding)
+        self.command_edit.textChanged.connect(self.agent_controls.refresh)
         self.version_combo.currentIndexChanged.connect(self._update_body_shape)
         self.shape_banner.generate_requested.connect(self._on_shape_banner_generate_requested)
         self.shape_banner.send_anyway_requested.connect(self.send_anyway)
@@ -142,6 +146,7 @@ class RequestTab(RequestForm):
         for signal in (
             self.body_editor.textChanged,
             self.endpoint_edit.textChanged,
+            self.command_edit.textChanged,
             self.tenant_edit.textChanged,
             self.method_combo.currentIndexChanged,
             self.binding_combo.currentIndexChanged,
@@ -435,6 +440,7 @@ class RequestTab(RequestForm):
         await self.auth_panel.oauth.shutdown()
         await self.artifacts_view.shutdown()
         await self.response_view.tree_page.shutdown()
+        await self.agent_controls.shutdown()
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""
