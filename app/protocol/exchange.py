@@ -35,7 +35,10 @@ from app.protocol.exchange_core import ExchangeCore
 from app.protocol.net.http import client_for
 from app.protocol.request import A2ARequest, check_request
 from app.protocol.transports import agent_processes
-from app.protocol.transports.agent_processes import AgentListener, AgentProcess
+
+# Re-exported: front ends type the agents they show without importing the transports.
+from app.protocol.transports.agent_processes import AgentListener as AgentListener
+from app.protocol.transports.agent_processes import AgentProcess as AgentProcess
 from app.protocol.transports.transport_table import transport_for
 from app.protocol.wire.a2a_errors import UsageError
 

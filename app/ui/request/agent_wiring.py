@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButt
 
 from app.protocol import exchange
 from app.protocol.bindings import traits
-from app.protocol.transports.agent_processes import AgentProcess
+from app.protocol.exchange import AgentProcess
 from app.protocol.types import Binding
 from app.ui.shell.tasks import OwnedTask
 from app.ui.shell.widgets import CodeView
