@@ -122,6 +122,12 @@ class CallSettings:
     http: httpx.AsyncClient | None = None
     """One client for the run's direct, default-TLS calls: its pool and TLS context are
     made once, not per call (:func:`app.protocol.exchange.run`)."""
+    command: str = ""
+    """The command line of a stdio agent the card lists (``--command``)."""
+    push_public_url: str = ""
+    """The address agents call to reach the push receiver (``--push-public-url``)."""
+    push_port: int = 0
+    """The port the push receiver listens on (0: any free one); a tunnel needs it fixed."""
 
 
 def build_request(
@@ -163,6 +169,7 @@ def build_request(
         timeout=timeout,
         deadline=timeout,
         malformed=raw_body is not None,
+        command=settings.command,
     )
     if raw_body is None and params is None:
         inputs = with_template(inputs, ctx or TemplateContext())

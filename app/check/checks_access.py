@@ -17,6 +17,7 @@ from app.check.check_model import CheckArea
 from app.check.context import CheckContext, message_of, task_of
 from app.check.spec import CheckSpec, Verdict, failed, not_applicable, passed, skipped, warned
 from app.check.target import EXTENSION_REQUIRED, Target, expected_form
+from app.protocol.bindings import traits
 from app.protocol.methods.catalog import MethodRole, TemplateContext
 from app.protocol.net.auth import AuthKind
 
@@ -107,7 +108,17 @@ async def unauthenticated(ctx: CheckContext, target: Target | None) -> Verdict:
         target, MethodRole.SEND, TemplateContext(text=ctx.message_text), auth=False
     )
     if call.ok and (task_of(call.value) or message_of(call.value)) is not None:
-        return failed("a request without credentials was served")
+        # Name what the card promised; a carrier without headers could not even carry it
+        # (iac-code's gRPC and custom carriers serve anyone: docs/PEERS.md Q26).
+        declared = " or ".join(
+            " and ".join(name for name, _ in alternative.schemes)
+            for alternative in ctx.view.security_requirements
+        )
+        found = traits(target.binding)
+        carrier = "" if found.carries_headers else f" ({found.label} has no place for them)"
+        return failed(
+            f"a request without credentials was served; the card requires {declared}{carrier}"
+        )
     if refused(call):
         return passed(f"refused: {call.describe()}")
     if call.rpc_error is not None:

@@ -13,6 +13,7 @@ from app.check.target import (
     expected_form,
     table_note,
 )
+from app.protocol.bindings import traits
 from app.protocol.card.card_shape import CardProblem, Severity
 from app.protocol.events import Headers
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
@@ -99,6 +100,9 @@ async def version_unsupported(ctx: CheckContext, target: Target | None) -> Verdi
     assert target is not None
     if not target.v1:
         return not_applicable("0.3 has no A2A-Version header to negotiate")
+    if not traits(target.binding).carries_headers:
+        label = traits(target.binding).label
+        return not_applicable(f"{label} has no headers: A2A-Version cannot be sent")
     call = await ctx.role_call(
         target,
         MethodRole.SEND,

@@ -23,6 +23,7 @@ from app.check.target import (
     answered,
     expected_form,
     table_note,
+    what_differed,
 )
 from app.protocol.bindings import ErrorForm, Payload, traits
 from app.protocol.methods.catalog import MethodRole, TemplateContext, method_for_role
@@ -63,7 +64,10 @@ def judge(
         )
     if call.ok:
         return failed(f"{what} was answered as a success; expected {want}")
-    return failed(f"{what}: expected {want}, got {call.describe()}")
+    differed = what_differed(target.binding, form, error, call.body) if error else ""
+    return failed(
+        f"{what}: expected {want}, got {call.describe()}" + (f" ({differed})" if differed else "")
+    )
 
 
 async def task_not_found(ctx: CheckContext, target: Target | None) -> Verdict:

@@ -7,7 +7,9 @@ of our own on loopback (:class:`app.push.receiver.PushReceiver`).
   with the token the config set.
 
 Checked once per protocol version, over the first interface of that version. An agent on
-another machine cannot reach a loopback receiver: then the delivery is skipped.
+another machine cannot reach a loopback receiver: then the delivery is skipped. A strict
+agent refuses a loopback callback URL (docs/PEERS.md Q29): with no ``--push-public-url``
+(the address of a tunnel to the receiver) both checks are then n/a, with the agent's words.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.check.calls import CallResult
 from app.check.check_model import CheckArea
 from app.check.checks_core import finished_task
 from app.check.checks_errors import judge
@@ -41,7 +44,7 @@ from app.protocol.methods.catalog import (
 from app.protocol.net.network import is_loopback
 from app.protocol.types import ProtocolVersion
 from app.push.configs import send_config_field
-from app.push.receiver import PushDelivery, PushReceiver
+from app.push.receiver import PushDelivery, PushReceiver, is_loopback_url
 
 _METHODS = {
     ProtocolVersion.V1_0: (
@@ -107,12 +110,14 @@ async def push_config(ctx: CheckContext, target: Target | None) -> Verdict:
     if task is None:
         return skipped(reason)
     create, list_method, delete = _METHODS[target.version]
-    async with PushReceiver(host="127.0.0.1", port=0) as receiver:
+    async with _receiver(ctx) as receiver:
         token = receiver.new_token()
         base = TemplateContext(task_id=task["id"])
         made = await ctx.call(
             target, create, params=_params(target, create, base, receiver.url, token)
         )
+        if (refused := _refused_loopback(made, receiver)) is not None:
+            return refused
         if not made.ok:
             return failed(f"{create} failed: {made.describe()}")
         config_id = _config_id(made.value)
@@ -174,6 +179,22 @@ def _send_params(target: Target, text: str, url: str, token: str) -> dict[str, A
     return params
 
 
+def _receiver(ctx: CheckContext) -> PushReceiver:
+    settings = ctx.settings
+    return PushReceiver("127.0.0.1", settings.push_port, public_url=settings.push_public_url)
+
+
+def _refused_loopback(call: CallResult, receiver: PushReceiver) -> Verdict | None:
+    """n/a when the agent refused our only, loopback, address (its words kept): a strict
+    agent will not call back to this machine's loopback (docs/PEERS.md Q29)."""
+    if call.rpc_error is None or not is_loopback_url(receiver.url):
+        return None
+    return not_applicable(
+        f"only a loopback receiver ({receiver.url}) was available and the agent refused it: "
+        f"{call.describe()}; give --push-public-url (a tunnel to the receiver) to check push"
+    )
+
+
 def _loopback(target: Target) -> bool:
     url = target.url if "://" in target.url else f"//{target.url}"
     return is_loopback(urlsplit(url).hostname or "")
@@ -183,14 +204,17 @@ async def push_delivery(ctx: CheckContext, target: Target | None) -> Verdict:
     assert target is not None
     if not _claims_push(ctx):
         return not_applicable("the card does not claim push notifications")
-    if not _loopback(target):
+    public = ctx.settings.push_public_url
+    if not public and not _loopback(target):
         return skipped("the agent is not on this machine: it cannot reach a loopback receiver")
     method = method_for_role(target.version, MethodRole.SEND).name
-    async with PushReceiver(host="127.0.0.1", port=0) as receiver:
+    async with _receiver(ctx) as receiver:
         token = receiver.new_token()
         sent = await ctx.call(
             target, method, params=_send_params(target, ctx.task_text, receiver.url, token)
         )
+        if (refused := _refused_loopback(sent, receiver)) is not None:
+            return refused
         task = task_of(sent.value)
         if not sent.ok or task is None:
             return skipped(f"the send created no task to be notified about: {sent.describe()}")

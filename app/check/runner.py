@@ -48,7 +48,7 @@ from app.check.spec import CheckSpec, Scope, Verdict, skipped
 from app.check.target import Target
 from app.errors import UsageError
 from app.protocol.bindings import binding_named, traits
-from app.protocol.card.card_shape import KNOWN_BINDINGS
+from app.protocol.card.card_auth import CARD_AUTH_HINT, CardAuth
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.read import (
     CardFindings,
@@ -95,6 +95,15 @@ class CheckOptions:
     """The text of a send that should create a task (the demo and test peers' command)."""
     only: tuple[str, ...] = ()
     """Run only checks whose id starts with one of these (empty: all)."""
+    command: str = ""
+    """The command line that starts the agent of a stdio interface."""
+    push_public_url: str = ""
+    """The address agents should call for the push checks' receiver (a tunnel to it)."""
+    push_port: int = 0
+    """The local port of the push checks' receiver (0: any free one)."""
+    card_auth: bool = False
+    """Send the run's credentials to the card URL too (on its own origin only): a card
+    behind them (``--card-auth``)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,9 @@ async def _checks(
             options.history,
             _extensions(view, options.extensions),
             http,
+            options.command,
+            options.push_public_url,
+            options.push_port,
         ),
         budget_s=options.budget_s,
         message_text=options.message_text,
@@ -363,12 +375,18 @@ async def _read(options: CheckOptions) -> CardRead:
     path = Path(options.card_url)
     if "://" not in options.card_url and path.is_file():
         return await asyncio.to_thread(read_card, path)
+    auth = (
+        CardAuth.for_endpoint(options.card_url, options.auth, options.headers)
+        if options.card_auth
+        else None
+    )
     # A 1.0 client asks for the 1.0 card: some servers shape it by A2A-Version.
     fetched = await fetch_card(
         options.card_url,
         a2a_version="1.0",
         timeout=options.call_timeout_s,
         network=options.network,
+        auth=auth,
     )
     if fetched.status == 404 and fetched.legacy_hint:
         legacy = await fetch_card(
@@ -376,6 +394,7 @@ async def _read(options: CheckOptions) -> CardRead:
             a2a_version="1.0",
             timeout=options.call_timeout_s,
             network=options.network,
+            auth=auth,
         )
         if legacy.status is not None and legacy.status != 404:
             fetched = legacy
@@ -403,6 +422,8 @@ def _unavailable(reading: CardRead, source: str) -> CheckResult:
     else:
         status = reading.fetch.status if reading.fetch is not None else None
         why = f"{reading.outcome.value} (HTTP {status})"
+        if status in (401, 403):
+            why += f"; {CARD_AUTH_HINT}"
     return CheckResult(
         CARD_AVAILABLE, CheckArea.CARD, _AVAILABLE_TITLE, CheckStatus.FAIL, _AVAILABLE_SECTION,
         f"{source}: {why}", tck=RUNNER_TCK[CARD_AVAILABLE],
@@ -423,11 +444,9 @@ def _withheld(target: Target, card_url: str) -> CheckResult:
     )
 
 
+_SPOKEN = [b.value for b in Binding]
 _UNSPOKEN = (
-    "this app speaks A2A 1.0 and 0.3 over "
-    + ", ".join(KNOWN_BINDINGS[:-1])
-    + (" and " if len(KNOWN_BINDINGS) > 1 else "")
-    + KNOWN_BINDINGS[-1]
+    "this app speaks A2A 1.0 and 0.3 over " + ", ".join(_SPOKEN[:-1]) + " and " + _SPOKEN[-1]
 )
 
 

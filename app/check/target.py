@@ -220,6 +220,25 @@ def matches(binding: Binding, form: A2AErrorForm, error: ExchangeError, body: An
     return bool(tables_matched(binding, form, error, body))
 
 
+def what_differed(binding: Binding, form: A2AErrorForm, error: ExchangeError, body: Any) -> str:
+    """The parts of ``error`` that are not ``form`` as ``binding`` carries it — the status or
+    code, the ErrorInfo reason — each beside what was expected (``""`` when none is named)."""
+    carried = traits(binding).errors
+    parts: list[str] = []
+    if carried is ErrorForm.JSONRPC:
+        if error.code != form.jsonrpc:
+            parts.append(f"code {error.code} where {form.jsonrpc} was expected")
+        return "; ".join(parts)
+    wanted: int | str = form.http if carried is ErrorForm.HTTP else form.grpc
+    if error.code != wanted:
+        parts.append(f"status {error.code} where {wanted} was expected")
+    reason = error_reason(error, body)
+    if reason != form.reason:
+        got = f"ErrorInfo reason {reason}" if reason else "no ErrorInfo reason"
+        parts.append(f"{got} where {form.reason} was expected")
+    return "; ".join(parts)
+
+
 def expected_form(binding: Binding, form: A2AErrorForm) -> str:
     """``"JSON-RPC -32001 (TaskNotFoundError)"``, ``"HTTP 400 (v1.0.1) or 409 (v1.0.0)
     (TASK_NOT_CANCELABLE)"``: what the rule asks for, in both tables where they differ."""

@@ -6,10 +6,12 @@ Usage::
                        [--output jsonl|pretty]
 
 The same discovery rules as the GUI card panel (:func:`app.protocol.card.fetch.fetch_card`,
-:func:`app.protocol.card.read.read_card`): no credentials are sent, redirects are reported
-with their ``Location`` and never followed, at most 1 MiB of decoded body is read, a base
-URL gets ``/.well-known/agent-card.json`` (the legacy ``/.well-known/agent.json`` is tried
-only after that answered 404), and a full card URL is fetched exactly as given.
+:func:`app.protocol.card.read.read_card`): no credentials are sent (unless ``--card-auth``
+with ``--bearer`` / ``--basic`` / ``--api-key`` / ``--header``: then to the URL's origin),
+redirects are reported with their ``Location`` and never followed, at most 1 MiB of
+decoded body is read, a base URL gets ``/.well-known/agent-card.json`` (the legacy
+``/.well-known/agent.json`` is tried only after that answered 404), and a full card URL is
+fetched exactly as given.
 
 Then: the shape (pure 1.0, pure 0.3, hybrid), every interface with the one a 1.0 client
 and a 0.3 client would pick, relative URLs flagged, and every validation problem with its
@@ -32,10 +34,12 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+from app.commands.card_auth_args import add_card_auth_options, card_auth_from_args
 from app.commands.cli import CliUsageError, card_source, parser, usage_exit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.printer import for_terminal
 from app.protocol.bindings import traits
+from app.protocol.card.card_auth import CARD_AUTH_HINT, CardAuth
 from app.protocol.card.card_shape import CardProblem, CardShape, Severity
 from app.protocol.card.fetch import CardFetchResult, fetch_card
 from app.protocol.card.read import CardRead, ReadOutcome, examine, read_card
@@ -65,19 +69,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--timeout", type=float, default=10.0, help="fetch timeout, seconds")
     p.add_argument("--output", choices=["jsonl", "pretty"], default="jsonl")
+    add_card_auth_options(p, credentials=True)
     add_network_options(p, grpc=False)
     return p
 
 
 async def fetch(
-    source: str, a2a_version: str | None, timeout: float, network: NetworkOptions | None = None
+    source: str,
+    a2a_version: str | None,
+    timeout: float,
+    network: NetworkOptions | None = None,
+    auth: CardAuth | None = None,
 ) -> CardFetchResult:
-    """The card fetch, with the legacy path tried only after a 404 on the well-known one."""
-    result = await fetch_card(source, a2a_version=a2a_version, timeout=timeout, network=network)
+    """The card fetch, with the legacy path tried only after a 404 on the well-known one;
+    ``auth``: the credentials the user opted in to send (``--card-auth``)."""
+    result = await fetch_card(
+        source, a2a_version=a2a_version, timeout=timeout, network=network, auth=auth
+    )
     if result.status == 404 and result.legacy_hint:
         legacy = await fetch_card(
-            result.legacy_hint, a2a_version=a2a_version, timeout=timeout, network=network
-        )
+            result.legacy_hint, a2a_version=a2a_version, timeout=timeout, network=network,
+            auth=auth,
+        )  # fmt: skip
         if legacy.status is not None and legacy.status != 404:
             return legacy
     return result
@@ -172,6 +185,8 @@ def check(reading: CardRead) -> tuple[list[dict[str, Any]], int]:
             end["message"] = f"HTTP {fetched.status if fetched else '?'}: no card"
             if fetched is not None and is_html(fetched.content_type, fetched.raw):
                 end["message"] += f" ({page_words(fetched.raw)}, {fetched.content_type})"
+            if fetched is not None and fetched.status in (401, 403):
+                end["message"] += f"; {CARD_AUTH_HINT}"
         return [end | {"exit_status": EXIT_NO_CARD}], EXIT_NO_CARD
     findings = examine(reading)
     view = findings.view
@@ -231,13 +246,14 @@ def main(argv: list[str]) -> int:
                 "--timeout must be a positive number of seconds", "a2a-workbench card"
             )
         card_source(args.source, "URL_OR_FILE")
+        card_auth = card_auth_from_args(args, args.source)
     except CliUsageError as exc:
         return usage_exit(str(exc))
     source: str = args.source
     if source.startswith(("http://", "https://")):
         version = None if args.a2a_version == "none" else args.a2a_version
         network = network_from_args(args)
-        reading = read_card(asyncio.run(fetch(source, version, args.timeout, network)))
+        reading = read_card(asyncio.run(fetch(source, version, args.timeout, network, card_auth)))
     else:
         reading = read_card(Path(source))
     # A typed URL may carry user info (refused by the fetch): never print its password.

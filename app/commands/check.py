@@ -33,14 +33,21 @@ from app.check.check_model import (
     EndReason,
 )
 from app.check.runner import CheckOptions, run_check
+from app.commands.card_auth_args import add_card_auth_options
 from app.commands.cli import CliUsageError, card_source, parser, say, usage_exit
 from app.commands.history import shared_store
 from app.commands.junit import CaseStatus, JUnitCase, JUnitSuite, write_junit
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.oauth import CliOAuth, oauth_from_args
 from app.commands.printer import EXIT_OK, EXIT_RPC, EXIT_TRANSPORT, for_terminal
-from app.commands.send import add_credential_options, parse_auth, parse_header
+from app.commands.send import (
+    add_command_option,
+    add_credential_options,
+    parse_auth,
+    parse_header,
+)
 from app.errors import UsageError
+from app.protocol import exchange
 from app.protocol.events import ErrorKind
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
@@ -84,6 +91,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget", type=float, default=120.0, help="seconds for the whole run (default 120)"
     )
     add_credential_options(p)
+    add_card_auth_options(p, credentials=False)
+    add_command_option(p)
+    p.add_argument(
+        "--push-public-url",
+        default="",
+        metavar="URL",
+        help="the address the agent should call for the push checks (a tunnel you run to "
+        "the receiver's local port); without it, an agent refusing loopback makes push n/a",
+    )
+    p.add_argument(
+        "--push-port",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the push checks' receiver listens on 127.0.0.1:N (default: any free port)",
+    )
     p.add_argument("--no-history", action="store_true", help="do not record the exchanges")
     add_network_options(p)
     return p
@@ -99,6 +122,8 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         value = getattr(args, name)
         if not (value > 0 and value != float("inf")):
             raise CliUsageError(f"--{name} must be a positive number of seconds")
+    if not 0 <= args.push_port <= 65535:
+        raise CliUsageError(f"--push-port {args.push_port} is not a port number (0-65535)")
     if args.interface is not None and args.interface < 0:
         raise CliUsageError("--interface must be 0 or more")
     card_source(args.card_url)
@@ -112,6 +137,10 @@ def options_from_args(args: argparse.Namespace) -> CheckOptions:
         budget_s=args.budget,
         history=None if args.no_history else shared_store(),
         extensions=tuple(args.extension),
+        command=args.command,
+        card_auth=args.card_auth,
+        push_public_url=args.push_public_url,
+        push_port=args.push_port,
     )
 
 
@@ -276,7 +305,7 @@ def main(argv: list[str]) -> int:
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     output = _Output(args.output, sys.stdout)
     try:
-        reason, results = asyncio.run(_check(options, output, oauth))
+        reason, results = asyncio.run(exchange.owning_agents(_check(options, output, oauth)))
     except UsageError as exc:  # --interface beyond the card's interfaces
         return usage_exit(str(exc), [error_record(ErrorKind.USAGE, str(exc), with_type=True)])
     except OAuthError as exc:

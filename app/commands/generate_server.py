@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--bindings",
         nargs="+",
-        default=[b.value for b in Binding],
+        default=[b.value for b in SERVED_BINDINGS],
         metavar="BINDING",
         help="bindings served: JSONRPC, HTTP+JSON, GRPC (default: all three)",
     )

@@ -2,17 +2,20 @@
 
 Usage::
 
-    a2a-workbench push-receiver [--port N] [--host 127.0.0.1]
+    a2a-workbench push-receiver [--port N] [--host 127.0.0.1] [--public-url URL]
 
-Prints JSON lines on stdout: first ``{"event": "listening", "url", "token", "note"}`` (put
-``url`` and ``token`` in a push config: ``CreateTaskPushNotificationConfig``,
+Prints JSON lines on stdout: first ``{"event": "listening", "url", "local_url", "token",
+"note"}`` (put ``url`` and ``token`` in a push config: ``CreateTaskPushNotificationConfig``,
 ``tasks/pushNotificationConfig/set``), then one ``{"event": "delivery", ...}`` record per
 request received (:meth:`app.push.receiver.PushDelivery.as_record`: headers and any echo of
 a credential masked), and ``{"event": "end", "deliveries": N}`` when stopped. Every record
 also carries its kind as ``"type"`` for one more release (:func:`app.protocol.records.record`).
 
-Listens on loopback; an agent on another machine cannot reach it. A non-loopback ``--host``
-is taken only as given and warned about on stderr.
+Listens on loopback; an agent on another machine cannot reach it, and a strict agent refuses
+a loopback callback URL (iac-code: docs/PEERS.md Q29). ``--public-url`` is the address the
+agent should call instead — a tunnel or reverse proxy the user runs to ``local_url`` — and
+becomes ``url`` (``/push`` added when it has no path). A non-loopback ``--host`` is taken
+only as given and warned about on stderr.
 
 Exit status: 0 after SIGINT/SIGTERM; 1 the port cannot be bound; 3 usage error.
 """
@@ -25,6 +28,7 @@ import ipaddress
 import signal
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.commands import cli
 from app.commands.cli import CliUsageError
@@ -43,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--host",
         default="127.0.0.1",
         help="interface to bind (default %(default)s; anything else only when given)",
+    )
+    parser.add_argument(
+        "--public-url",
+        default="",
+        metavar="URL",
+        help="the address agents should call (a tunnel you run to this receiver); "
+        "the receiver still listens locally",
     )
     return parser
 
@@ -63,6 +74,8 @@ def main(argv: list[str]) -> int:
         args = build_parser().parse_args(argv)
         if not 0 <= args.port <= 65535:
             raise CliUsageError(f"--port {args.port} is not a port number (0-65535)")
+        if args.public_url and urlsplit(args.public_url).scheme not in ("http", "https"):
+            raise CliUsageError(f"--public-url {args.public_url!r} is not an http(s) URL")
     except CliUsageError as exc:
         return cli.usage_exit(f"{PROG}: error: {exc.detail}")
     except SystemExit as exc:  # --help
@@ -74,7 +87,7 @@ def main(argv: list[str]) -> int:
             "of this machine they can route to",
             file=sys.stderr,
         )
-    return asyncio.run(_serve(args.host, args.port))
+    return asyncio.run(_serve(args.host, args.port, args.public_url))
 
 
 def _emit(value: dict[str, Any]) -> None:
@@ -83,8 +96,8 @@ def _emit(value: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-async def _serve(host: str, port: int) -> int:
-    receiver = PushReceiver(host, port)
+async def _serve(host: str, port: int, public_url: str = "") -> int:
+    receiver = PushReceiver(host, port, public_url=public_url)
     try:
         await receiver.start()
     except OSError as exc:
@@ -100,8 +113,11 @@ async def _serve(host: str, port: int) -> int:
 
     receiver.add_listener(show)
     note = LOOPBACK_NOTE if is_loopback(host) else f"Listening on {host}: beyond loopback"
+    if public_url:
+        note = f"Agents call {receiver.url}; it must lead to {receiver.local_url}"
     # The token is printed once, here: the user copies it into the push config.
-    listening = {"url": receiver.url, "token": receiver.new_token(), "note": note}
+    listening = {"url": receiver.url, "local_url": receiver.local_url,
+                 "token": receiver.new_token(), "note": note}  # fmt: skip
     _emit(record("listening", listening, with_type=True))
     try:
         await stop.wait()

@@ -338,17 +338,19 @@ def main(argv: list[str]) -> int:
     checks = RunChecks(reveal_secrets=args.reveal_secrets)
     try:
         outcome = asyncio.run(
-            run_operations(
-                operations,
-                resolver,
-                args.output,
-                reveal_secrets=args.reveal_secrets,
-                history=not args.no_history,
-                deadline=args.deadline,
-                findings=findings,
-                network=lambda saved: override(saved, args),
-                usage_hint=_environments_hint(doc, args.env),
-                checks=checks,
+            exchange.owning_agents(
+                run_operations(
+                    operations,
+                    resolver,
+                    args.output,
+                    reveal_secrets=args.reveal_secrets,
+                    history=not args.no_history,
+                    deadline=args.deadline,
+                    findings=findings,
+                    network=lambda saved: override(saved, args),
+                    usage_hint=_environments_hint(doc, args.env),
+                    checks=checks,
+                )
             )
         )
     except KeyboardInterrupt:

@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", required=True, help="A2A method, e.g. SendMessage, message/send")
     p.add_argument("--version", default="1.0", choices=[v.value for v in ProtocolVersion])
     p.add_argument("--binding", default="JSONRPC", choices=[b.value for b in Binding])
+    add_command_option(p)
     source = p.add_mutually_exclusive_group()
     source.add_argument("--text", help="fill the method's template with this message text")
     source.add_argument(
@@ -144,6 +145,17 @@ def add_credential_options(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="URI",
         help="activate an extension (A2A-Extensions; repeatable)",
+    )
+
+
+def add_command_option(p: argparse.ArgumentParser) -> None:
+    """``--command``, the command line of a stdio agent (``send``, ``run``, ``check``)."""
+    p.add_argument(
+        "--command",
+        default="",
+        metavar="'PROGRAM ARGS…'",
+        help="the command line that starts a stdio agent (split like a shell; no shell "
+        "runs it); the app runs it and stops it at the end",
     )
 
 
@@ -271,6 +283,7 @@ def request_from_args(args: argparse.Namespace) -> A2ARequest:
         network=network_from_args(args),
         auth=parse_auth(args),
         extensions=tuple(args.extension),
+        command=args.command,
     )
     return compose(inputs)
 
@@ -339,7 +352,7 @@ def main(argv: list[str]) -> int:
         secret_query=secret_query_names(auth),
     )
     try:
-        outcome = asyncio.run(_run(request, printer, args, oauth))
+        outcome = asyncio.run(exchange.owning_agents(_run(request, printer, args, oauth)))
     except KeyboardInterrupt:
         return EXIT_STATUS[Outcome.CANCELLED]
     return strict_status(EXIT_STATUS[outcome], printer.error_findings, args.strict)

@@ -37,9 +37,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.commands import cli
+from app.commands.card_auth_args import add_card_auth_options, card_auth_from_args
 from app.commands.cli import EXIT_USAGE, CliUsageError, card_source, say
 from app.commands.network_args import add_network_options, network_from_args
 from app.commands.printer import for_terminal
+from app.protocol.card.card_auth import CARD_AUTH_HINT
 from app.protocol.card.fetch import fetch_card
 from app.protocol.card.jwks import JwksError, parse_jwks
 from app.protocol.card.jws_verify import (
@@ -88,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--show-payloads", action="store_true", help="also print each profile's payload"
     )
+    add_card_auth_options(parser, credentials=True)
     add_network_options(parser, grpc=False)
     return parser
 
@@ -103,8 +106,9 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[DuplicateMembe
         return reading.card, source, reading.duplicate_keys
     version = None if args.a2a_version.lower() == "none" else args.a2a_version
     network = network_from_args(args)
+    auth = card_auth_from_args(args, source)
     result = asyncio.run(
-        fetch_card(source, a2a_version=version, timeout=args.timeout, network=network)
+        fetch_card(source, a2a_version=version, timeout=args.timeout, network=network, auth=auth)
     )
     reading = read_card(result)
     if reading.outcome is ReadOutcome.FAILED:
@@ -117,6 +121,8 @@ def _load_card(args: argparse.Namespace) -> tuple[Any, str, tuple[DuplicateMembe
     # Only a plain 200 is a card to verify here; any other status is reported as it is.
     if result.status != 200:
         hint = f"; try the legacy path {result.legacy_hint}" if result.legacy_hint else ""
+        if result.status in (401, 403):
+            hint += f"; {CARD_AUTH_HINT}"
         raise _CardNotFetched(
             f"card not fetched from {result.card_url}: HTTP {result.status}{hint}"
         )

@@ -6,7 +6,8 @@ what its endpoint is. Code asks a trait ("does the body sit in an envelope?", "d
 HTTP?"), never "is this gRPC?", so a new binding is one enum member, one row of
 :data:`TRAITS` and one transport (``app/protocol/transports/transport_table.py``); the
 traits are independent of each other, so a carrier of JSON-RPC 2.0 over another wire
-(WebSocket, a Unix socket, stdio) takes the JSON-RPC payload and errors without riding HTTP.
+(WebSocket, a Unix socket, stdio, Redis Streams) takes the JSON-RPC payload and errors without
+riding HTTP.
 ``tests/protocol/test_bindings.py`` fails when a member lacks a row or a transport.
 
 Imports nothing of the app but :mod:`app.protocol.types`: every layer may ask it.
@@ -14,6 +15,7 @@ Imports nothing of the app but :mod:`app.protocol.types`: every layer may ask it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,8 +33,9 @@ __all__ = [
     "Payload",
     "UrlShape",
     "binding_named",
-    "card_spellings",
     "from_value",
+    "is_canonical",
+    "picker_label",
     "traits",
 ]
 
@@ -90,11 +93,13 @@ class UrlShape:
         target_schemes: the schemes a ``host:port`` target may also be written with
             (``grpc://host:port``: the 1.0 proto asks cards for an absolute URL), never with
             a path.
+        host: whether a URL of it names a host (``unix:///path.sock`` names a file).
     """
 
     schemes: tuple[str, ...]
     words: str
     target_schemes: tuple[str, ...] = ()
+    host: bool = True
 
     @property
     def target(self) -> bool:
@@ -103,6 +108,13 @@ class UrlShape:
 
 
 HTTP_URL = UrlShape(("http", "https"), "http(s) URL")
+WS_URL = UrlShape(("ws", "wss"), "ws(s):// URL")
+UNIX_URL = UrlShape(("unix",), "unix:///path URL", host=False)
+STDIO_URL = UrlShape(("stdio",), "stdio://name URL (the agent's command line is given apart)")
+REDIS_STREAMS_URL = UrlShape(
+    ("redis-streams",),
+    "redis-streams://REDIS-URL/REQUEST-STREAM/REPLY-STREAM/GROUP URL",
+)
 HOST_PORT = UrlShape(
     (),
     "host:port, or http, https, grpc, grpcs://host:port without a path",
@@ -130,6 +142,12 @@ class BindingTraits:
         snippets: the snippet kinds that reproduce a request (``app.spec.snippets``); the
             first is the tab's *Copy as …*.
         header_noun: what its request headers are called ("headers", "metadata").
+        carries_headers: whether it has a place for request headers at all (a line on a
+            Unix socket, stdio or a Redis entry has none: credentials cannot go with it).
+        standard: one of the three bindings of A2A 1.0 §5.5; the others are custom
+            carriers (1.0 §5.8), marked *non-standard* where a binding is picked.
+        launches: whether the app starts the agent from a command line the user gives
+            (``A2ARequest.command``) rather than connecting to an address.
     """
 
     label: str
@@ -142,6 +160,9 @@ class BindingTraits:
     framing: Framing
     snippets: tuple[str, ...]
     header_noun: str
+    carries_headers: bool = True
+    standard: bool = True
+    launches: bool = False
 
 
 TRAITS: Mapping[Binding, BindingTraits] = MappingProxyType(
@@ -182,6 +203,64 @@ TRAITS: Mapping[Binding, BindingTraits] = MappingProxyType(
             snippets=("grpcurl",),
             header_noun="metadata",
         ),
+        # Custom carriers of JSON-RPC 2.0 (docs/PROTOCOL.md §12): the JSON-RPC payload and
+        # errors, one JSON message per reply, no HTTP.
+        Binding.WEBSOCKET: BindingTraits(
+            label="WebSocket",
+            a_label="a WebSocket",
+            card_names=("websocket", "ws", "wss"),
+            rides_http=False,
+            url=WS_URL,
+            payload=Payload.JSONRPC,
+            errors=ErrorForm.JSONRPC,
+            framing=Framing.MESSAGES,
+            snippets=("websocat",),
+            header_noun="handshake headers",
+            standard=False,
+        ),
+        Binding.UNIX: BindingTraits(
+            label="Unix socket",
+            a_label="a Unix socket",
+            card_names=("unix",),
+            rides_http=False,
+            url=UNIX_URL,
+            payload=Payload.JSONRPC,
+            errors=ErrorForm.JSONRPC,
+            framing=Framing.MESSAGES,
+            snippets=("socat",),
+            header_noun="headers",
+            carries_headers=False,
+            standard=False,
+        ),
+        Binding.STDIO: BindingTraits(
+            label="stdio",
+            a_label="a stdio",
+            card_names=("stdio",),
+            rides_http=False,
+            url=STDIO_URL,
+            payload=Payload.JSONRPC,
+            errors=ErrorForm.JSONRPC,
+            framing=Framing.MESSAGES,
+            snippets=("stdio",),
+            header_noun="headers",
+            carries_headers=False,
+            standard=False,
+            launches=True,
+        ),
+        Binding.REDIS_STREAMS: BindingTraits(
+            label="Redis Streams",
+            a_label="a Redis Streams",
+            card_names=("redis-streams", "redis-stream"),
+            rides_http=False,
+            url=REDIS_STREAMS_URL,
+            payload=Payload.JSONRPC,
+            errors=ErrorForm.JSONRPC,
+            framing=Framing.MESSAGES,
+            snippets=(),
+            header_noun="entry fields",
+            carries_headers=False,
+            standard=False,
+        ),
     }
 )
 """Every binding's traits; ``tests/protocol/test_bindings.py`` holds it complete."""
@@ -194,10 +273,33 @@ def traits(binding: Binding) -> BindingTraits:
 
 def binding_named(card_name: object) -> Binding | None:
     """The binding an Agent Card's ``protocolBinding`` / ``transport`` value names, or None
-    for a binding this app does not speak (or a value that is no string)."""
+    for a binding this app does not speak (or a value that is no string).
+
+    Spellings are compared case-insensitively (iac-code writes ``grpc``; docs/PEERS.md Q25),
+    and a URI names the carrier its last segment spells (1.0 §5.8: a custom binding SHOULD
+    be a URI — ``urn:example:a2a:websocket``, ``https://example.org/a2a/bindings/unix``);
+    :func:`is_canonical` tells whether the card spelt it as the app writes it.
+    """
     if not isinstance(card_name, str):
         return None
-    return _BY_CARD_NAME.get(card_name)
+    text = card_name.strip().lower()
+    found = _BY_CARD_NAME.get(text)
+    if found is None and ":" in text:
+        found = _BY_CARD_NAME.get(_URI_TAIL.split(text.rstrip("/#"))[-1])
+    return found
+
+
+def picker_label(binding: Binding) -> str:
+    """How a binding picker lists ``binding``: its value, a custom carrier marked
+    *non-standard*."""
+    found = TRAITS[binding]
+    return binding.value if found.standard else f"{binding.value} (non-standard)"
+
+
+def is_canonical(card_name: str) -> bool:
+    """Whether ``card_name`` is exactly a spelling of the table (not another case, not a URI
+    read by its last segment)."""
+    return card_name in _EXACT
 
 
 def from_value(value: object) -> Binding | None:
@@ -206,10 +308,7 @@ def from_value(value: object) -> Binding | None:
     return _BY_VALUE.get(value) if isinstance(value, str) else None
 
 
-def card_spellings() -> tuple[str, ...]:
-    """Every card spelling of every binding the app speaks, in table order."""
-    return tuple(_BY_CARD_NAME)
-
-
-_BY_CARD_NAME = {name: b for b, found in TRAITS.items() for name in found.card_names}
+_BY_CARD_NAME = {name.lower(): b for b, found in TRAITS.items() for name in found.card_names}
+_EXACT = frozenset(name for found in TRAITS.values() for name in found.card_names)
+_URI_TAIL = re.compile(r"[/:#]")
 _BY_VALUE = {b.value: b for b in Binding}

@@ -68,6 +68,7 @@ class RequestInputs:
         network: TLS and proxy settings.
         timeout, deadline: see :class:`app.protocol.request.A2ARequest`.
         malformed: JSON-RPC only: send ``body`` even when it is not JSON.
+        command: the command line that starts a stdio agent.
     """
 
     method: str
@@ -94,6 +95,7 @@ class RequestInputs:
     timeout: float = DEFAULT_TIMEOUT_S
     deadline: float | None = None
     malformed: bool = False
+    command: str = ""
 
     def template_context(self) -> TemplateContext:
         """What the method's template is filled with."""
@@ -144,6 +146,7 @@ def compose(inputs: RequestInputs) -> A2ARequest:
         deadline=inputs.deadline,
         network=inputs.network,
         malformed=inputs.malformed,
+        command=inputs.command,
     )
     return apply_auth(request, inputs.auth, inputs.extensions)
 

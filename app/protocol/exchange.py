@@ -21,8 +21,9 @@ emit, how long to wait and how it ended is decided by the sans-IO
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, aclosing
+from typing import TypeVar
 
 import httpx
 
@@ -33,6 +34,11 @@ from app.protocol.exchange_core import STREAM_END_GRACE_S as STREAM_END_GRACE_S
 from app.protocol.exchange_core import ExchangeCore
 from app.protocol.net.http import client_for
 from app.protocol.request import A2ARequest, check_request
+from app.protocol.transports import agent_processes
+
+# Re-exported: front ends type the agents they show without importing the transports.
+from app.protocol.transports.agent_processes import AgentListener as AgentListener
+from app.protocol.transports.agent_processes import AgentProcess as AgentProcess
 from app.protocol.transports.transport_table import transport_for
 from app.protocol.wire.a2a_errors import UsageError
 
@@ -138,3 +144,37 @@ async def _private_client(request: A2ARequest) -> httpx.AsyncClient:
     return await asyncio.to_thread(
         client_for, request.endpoint, request.network, timeout=request.timeout
     )
+
+
+# The stdio agents the exchanges start (docs/PROTOCOL.md §12.3): owned here, beside the
+# exchanges, so that front ends need not know the transports.
+
+_T = TypeVar("_T")
+
+
+def agents() -> list[AgentProcess]:
+    """The stdio agents started, running or ended, oldest first."""
+    return agent_processes.agents()
+
+
+async def stop_agent(command: str) -> None:
+    """Stop the stdio agent of ``command`` (nothing when none runs)."""
+    await agent_processes.stop_agent(command)
+
+
+async def stop_agents() -> None:
+    """Stop every stdio agent the running loop started."""
+    await agent_processes.stop_agents()
+
+
+def add_agent_listener(listener: AgentListener) -> Callable[[], None]:
+    """Hear the stdio agents' stderr lines, starts and ends; returns the remover."""
+    return agent_processes.add_listener(listener)
+
+
+async def owning_agents(work: Awaitable[_T]) -> _T:
+    """``work``, then every stdio agent it started stopped (a CLI command's whole run)."""
+    try:
+        return await work
+    finally:
+        await agent_processes.stop_agents()

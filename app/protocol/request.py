@@ -56,6 +56,8 @@ class A2ARequest:
         network: TLS (CA bundle, client certificate, verification off) and proxy settings.
         malformed: JSON-RPC only: send ``body`` even when it is not JSON (checking how an
             agent answers a parse error, -32700); otherwise such a body is refused.
+        command: the command line that starts a stdio agent (the app owns the process;
+            docs/PROTOCOL.md §12); empty for every other binding.
     """
 
     endpoint: str
@@ -75,6 +77,7 @@ class A2ARequest:
     secret_values: tuple[str, ...] = field(default=(), repr=False)
     network: NetworkOptions = field(default_factory=NetworkOptions)
     malformed: bool = False
+    command: str = ""
 
 
 @dataclass(frozen=True, slots=True)

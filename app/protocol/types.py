@@ -13,11 +13,17 @@ class ProtocolVersion(StrEnum):
 
 
 class Binding(StrEnum):
-    """``AgentInterface.protocolBinding`` values this app speaks."""
+    """``AgentInterface.protocolBinding`` values this app speaks: the three of A2A 1.0 §5.5,
+    then custom carriers of JSON-RPC 2.0 (1.0 §5.8; docs/PROTOCOL.md §12), spelt as the
+    agents that serve them write them."""
 
     JSONRPC = "JSONRPC"
     HTTP_JSON = "HTTP+JSON"
     GRPC = "GRPC"
+    WEBSOCKET = "websocket"
+    UNIX = "unix"
+    STDIO = "stdio"
+    REDIS_STREAMS = "redis-streams"
 
 
 A2A_VERSION_HEADER = "A2A-Version"

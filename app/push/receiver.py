@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import uvicorn
 from starlette.applications import Starlette
@@ -183,18 +185,51 @@ class PushDelivery:
         return f"{self.method} {self.path}: {what} · {check[self.token_ok]}{auth}"
 
 
+def with_push_path(public_url: str) -> str:
+    """``public_url`` with ``/push`` as its path when it has none (the receiver answers on
+    every path; a tunnel forwards the path it is given)."""
+    text = public_url.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.path in ("", "/"):
+        parts = parts._replace(path=PUSH_PATH)
+    return urlunsplit(parts)
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url``'s host is this machine's loopback (only an agent here can call it)."""
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class PushReceiver:
     """The loopback webhook. ``async with PushReceiver() as receiver:`` or start/stop.
 
     Attributes:
-        url: where agents deliver (``http://127.0.0.1:PORT/push``); empty until started.
+        url: where agents deliver: the public URL when one is given, else the local one;
+            empty until started.
+        local_url: where it listens (``http://127.0.0.1:PORT/push``); empty until started.
+        public_url: the address agents should call instead (a tunnel or proxy the user runs
+            to this receiver; a strict agent refuses loopback callbacks, docs/PEERS.md Q29);
+            ``/push`` is added when it has no path.
         deliveries: every request received, oldest first.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, public_url: str = "") -> None:
         self.host = host
         self.port = port
+        self.public_url = with_push_path(public_url)
         self.url = ""
+        self.local_url = ""
         self.deliveries: list[PushDelivery] = []
         self._tokens: set[str] = set()
         self._listeners: list[Listener] = []
@@ -234,7 +269,8 @@ class PushReceiver:
         sock = _ListeningSocket(fileno=bound.detach())
         self.port = sock.getsockname()[1]
         host = f"[{self.host}]" if ":" in self.host else self.host
-        self.url = f"http://{host}:{self.port}{PUSH_PATH}"
+        self.local_url = f"http://{host}:{self.port}{PUSH_PATH}"
+        self.url = self.public_url or self.local_url
         config = uvicorn.Config(
             self._app(),
             log_level="warning",

@@ -43,6 +43,8 @@ class Form:
     tls: TlsSettings = field(default_factory=TlsSettings)
     assertions: tuple[Assertion, ...] = ()
     captures: tuple[tuple[str, str], ...] = ()
+    command: str = ""
+    """A stdio agent's command line."""
 
     def key(self) -> tuple[object, ...]:
         """Everything the user can change, for comparing with the clean state."""
@@ -53,7 +55,7 @@ class Form:
             self.headers, self.extensions, auth.kind,
             "" if auth.kind is AuthKind.OAUTH2 else auth.token, auth.username,
             auth.password, auth.key_name, auth.key_value, auth.key_location, self.tls, auth.oauth,
-            self.assertions, self.captures,
+            self.assertions, self.captures, self.command,
         )  # fmt: skip
 
 
@@ -181,6 +183,7 @@ class RequestDraft:
             ),
             assertions=form.assertions,
             captures=form.captures,
+            command=form.command.strip(),
         )
 
     def build_request(self, form: Form) -> A2ARequest:
@@ -208,13 +211,15 @@ class RequestDraft:
                 network=NetworkOptions(form.tls),
                 auth=form.auth,
                 extensions=tuple(form.extensions),
+                command=form.command.strip(),
             )
         )
 
 
 def uses_variables(saved: SavedRequest) -> bool:
     """Whether any field that is sent holds a ``{{variable}}``."""
-    texts = [saved.endpoint, saved.body, saved.tenant, *(v for _, v in saved.headers)]
+    texts = [saved.endpoint, saved.body, saved.tenant, saved.command]
+    texts += [v for _, v in saved.headers]
     texts += [v for _, v in saved.auth.params]
     texts += [
         saved.network.tls.ca_cert,

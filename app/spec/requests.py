@@ -122,6 +122,7 @@ def to_a2a_request(
             checker.here(value, f"x-a2a.query.{name}")
         checker.nowhere(saved.body, "x-a2a.example")
         checker.nowhere(saved.tenant, "x-a2a.tenant")
+        checker.nowhere(saved.command, "x-a2a.command")
         endpoint = sub(saved.endpoint, where_endpoint)
         checker.same_target(endpoint)
     else:
@@ -130,6 +131,7 @@ def to_a2a_request(
     headers = tuple((n, sub(v, f"{op}: x-a2a.headers.{n}")) for n, v in saved.headers)
     query = tuple((n, sub(v, f"{op}: x-a2a.query.{n}")) for n, v in saved.query)
     tenant = sub(saved.tenant, f"{op}: x-a2a.tenant")
+    command = sub(saved.command, f"{op}: x-a2a.command")
     network = resolve_network(saved.network, sub, op)
     oauth = saved_to_oauth(saved.auth, resolver)
     # OAuth: the token is fetched by the sender; only Authorization is masked here.
@@ -148,6 +150,7 @@ def to_a2a_request(
             network=network,
             auth=AuthConfig.none() if oauth else auth,
             extensions=tuple(saved.extensions),
+            command=command,
         )
     )
     if resolver is not None:

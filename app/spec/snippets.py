@@ -1,5 +1,6 @@
 """Runnable code for a saved request: ``curl`` and Python ``httpx`` for JSON-RPC and
-HTTP+JSON, the ProtoJSON body plus a ``grpcurl`` command for gRPC.
+HTTP+JSON, the ProtoJSON body plus a ``grpcurl`` command for gRPC, the request line piped
+into ``websocat`` (WebSocket), ``socat`` (a Unix socket) or the agent's own command (stdio).
 
 Built from the same request mapping the debugger sends with (the binding's transport's
 ``http_call``, :func:`app.protocol.transports.grpc.metadata_for`), so headers, query and
@@ -21,6 +22,7 @@ import re
 import secrets
 import shlex
 from collections.abc import Mapping
+from typing import Any
 
 import httpx
 
@@ -28,6 +30,7 @@ from app.protocol.bindings import traits
 from app.protocol.methods.catalog import find_method, grpc_method
 from app.protocol.net.http import HttpCall
 from app.protocol.wire.a2a_errors import UsageError
+from app.protocol.wire.carrier_frames import request_frame, unix_path
 from app.spec.requests import to_a2a_request
 from app.spec.variables import VARIABLE, Resolver, env_name, references
 from app.spec.xa2a import SavedRequest
@@ -206,6 +209,49 @@ def grpcurl(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str
     )
 
 
+def _carrier_request(saved: SavedRequest, values: Mapping[str, str] | None) -> Any:
+    resolver = _MarkingResolver(dict(values or {}), environ={}, use_keyring=False)
+    return to_a2a_request(saved, resolver, check_scopes=_host_known(saved, values or {})).request
+
+
+def _piped(frame: bytes, command: list[str]) -> str:
+    """``printf '%s\\n' FRAME | COMMAND``: the request as one line on the tool's stdin."""
+    line = "printf '%s\\n' " + _shell(frame.decode("utf-8"))
+    return f"{line} \\\n  | " + " \\\n  ".join(command) + "\n"
+
+
+def websocat(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
+    """A ``websocat`` command for a WebSocket request: the frame on stdin, the handshake's
+    headers as ``-H``; ``-n`` keeps the socket open after stdin ends, for the replies."""
+    from app.protocol.transports import websocket as ws_transport
+
+    request = _carrier_request(saved, values)
+    frame, _ = request_frame(request.body)
+    headers = ws_transport.handshake_headers(request)
+    _check_names([name for name, _ in headers])
+    command = ["websocat -n"] + ["-H " + _shell(f"{n}: {v}") for n, v in headers]
+    command.append(_shell(ws_transport.url_of(request)))
+    return _piped(frame, command)
+
+
+def socat(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
+    """A ``socat`` command for a Unix socket request (``-t`` waits for a stream's lines)."""
+    request = _carrier_request(saved, values)
+    frame, _ = request_frame(request.body)
+    path = unix_path(request.endpoint)
+    return _piped(frame, ["socat -t 60 -", _shell(f"UNIX-CONNECT:{path}")])
+
+
+def stdio(saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
+    """The request piped into the stdio agent's command line (it ends at end of input)."""
+    request = _carrier_request(saved, values)
+    if not request.command.strip():
+        raise ValueError("the stdio request has no command line to pipe it into")
+    frame, _ = request_frame(request.body)
+    # Quoted word by word as the app splits it (no shell runs it there: none expands here).
+    return _piped(frame, [" ".join(_shell(word) for word in shlex.split(request.command))])
+
+
 def snippet_kinds(saved: SavedRequest) -> list[str]:
     """The snippet kinds offered for ``saved``: ``curl``/``httpx`` or ``grpcurl``."""
     return list(traits(saved.binding).snippets)
@@ -217,7 +263,19 @@ def _label(saved: SavedRequest) -> str:
 
 def snippet(kind: str, saved: SavedRequest, values: Mapping[str, str] | None = None) -> str:
     """The snippet of ``kind`` (``curl``, ``httpx``, ``grpcurl``)."""
-    return {"curl": curl, "httpx": httpx_code, "grpcurl": grpcurl}[kind](saved, values)
+    kinds = {"curl": curl, "httpx": httpx_code, "grpcurl": grpcurl, "websocat": websocat,
+             "socat": socat, "stdio": stdio}  # fmt: skip
+    return kinds[kind](saved, values)
 
 
-__all__ = ["VARIABLE", "curl", "grpcurl", "httpx_code", "snippet", "snippet_kinds"]
+__all__ = [
+    "VARIABLE",
+    "curl",
+    "grpcurl",
+    "httpx_code",
+    "snippet",
+    "snippet_kinds",
+    "socat",
+    "stdio",
+    "websocat",
+]

@@ -4,11 +4,13 @@ An A2A operation in an OpenAPI 3.2 document is marked ``x-protocol: a2a`` and ca
 
     x-a2a:
       version: '1.0'                 # or '0.3'
-      binding: JSONRPC               # JSONRPC | HTTP+JSON | GRPC
+      binding: JSONRPC               # JSONRPC | HTTP+JSON | GRPC | websocket | unix
+                                     # | stdio | redis-streams
       endpoint: '{{baseUrl}}/'       # where requests go (the path is only an identifier)
       agentCardUrl: '{{baseUrl}}/.well-known/agent-card.json'
       method: SendMessage
       tenant: acme                   # optional
+      command: 'agent --stdio'       # stdio only: the command line that starts the agent
       headers: {X-Trace: on}         # optional, non-secret; a list value repeats a header
       query: {}                      # optional extra query parameters
       auth: {type: bearer, token: '{{token}}'}   # type + variable references, never values
@@ -101,6 +103,8 @@ class SavedRequest:
     assertions: tuple[Assertion, ...] = ()
     captures: tuple[tuple[str, str], ...] = ()
     """``(variable, path)``: values of the response kept for the requests after it."""
+    command: str = ""
+    """The command line that starts a stdio agent (``A2ARequest.command``)."""
 
     @property
     def streaming(self) -> bool:
@@ -294,7 +298,7 @@ _VARIABLE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 
 
 def _all_text(saved: SavedRequest) -> str:
-    pieces = [saved.endpoint, saved.body, saved.tenant]
+    pieces = [saved.endpoint, saved.body, saved.tenant, saved.command]
     pieces += [v for _, v in saved.headers] + [v for _, v in saved.query]
     pieces += [v for _, v in saved.auth.params]
     return "\n".join(pieces)
@@ -369,6 +373,8 @@ def to_x_a2a(
     out["method"] = saved.method
     if saved.tenant:
         out["tenant"] = saved.tenant
+    if saved.command:
+        out["command"] = saved.command
     if saved.headers:
         out["headers"] = _pairs_to_mapping(saved.headers)
     if saved.query:
@@ -394,7 +400,7 @@ def to_x_a2a(
 
 OWNED_KEYS = frozenset(
     {
-        "version", "binding", "endpoint", "agentCardUrl", "method", "tenant", "headers",
+        "version", "binding", "endpoint", "agentCardUrl", "method", "tenant", "command", "headers",
         "query", "auth", "tls", "proxy", "extensions", "timeout", "assertions", "captures",
         "requestSchema", "responseSchema",
         "example", "exampleText", "agentCard",
@@ -557,6 +563,7 @@ def from_x_a2a(
         agent_card_url=_str(x, "agentCardUrl", path),
         agent_card=dict(card) if card is not None else None,
         tenant=_str(x, "tenant", path),
+        command=_str(x, "command", path),
         headers=_pairs(x, "headers", path),
         query=_pairs(x, "query", path),
         auth=auth,

@@ -33,6 +33,7 @@ from jwcrypto import jwk
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.document import SpecDocument
 from app.spec.xa2a import SavedAuth, SavedRequest
+from tests.helpers.bindings import STANDARD_BINDINGS
 
 pytestmark = [pytest.mark.generated, pytest.mark.peer, pytest.mark.timeout(600)]
 
@@ -179,7 +180,7 @@ def _final_state(records: list[dict[str, Any]]) -> tuple[str, str]:
     return task["status"]["state"], task["status"]["message"]["parts"][0]["text"]
 
 
-@pytest.mark.parametrize("binding", list(Binding))
+@pytest.mark.parametrize("binding", STANDARD_BINDINGS)
 @pytest.mark.parametrize("method", ["SendMessage", "SendStreamingMessage"])
 def test_every_binding_answers_our_send(signed: Server, binding: Binding, method: str) -> None:
     url = {
@@ -199,7 +200,7 @@ def test_every_binding_answers_our_send(signed: Server, binding: Binding, method
         assert "401" in output or "UNAUTHENTICATED" in output
 
 
-@pytest.mark.parametrize("binding", list(Binding))
+@pytest.mark.parametrize("binding", STANDARD_BINDINGS)
 def test_every_binding_answers_a_03_client(signed: Server, binding: Binding) -> None:
     url = {
         Binding.JSONRPC: signed.url + "/",

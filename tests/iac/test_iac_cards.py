@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
+from app.protocol.card.card_auth import CARD_AUTH_HINT
 from tests.iac.iac_cli import cli, fetch_card_with_token
 from tests.peers.iac_servers import dump_json
 
 pytestmark = [pytest.mark.peer, pytest.mark.timeout(600)]  # a first run builds .venv-iac
-
-CARD_AUTH_LATER = "issue 31: --card-auth (credentials for a guarded card) is a later part"
 
 
 def test_the_card_url_gets_401(iac_http: dict[str, Any]) -> None:
@@ -30,7 +29,7 @@ def test_the_card_url_gets_401(iac_http: dict[str, Any]) -> None:
     (end,) = run.events("end")
     assert end["outcome"] == "not_fetched" and end["status"] == 401
     assert end["url"] == iac_http["card_url"]
-    assert end["message"] == "HTTP 401: no card"
+    assert end["message"] == f"HTTP 401: no card; {CARD_AUTH_HINT}"
 
 
 def test_the_card_read_with_the_token_is_hybrid_without_provider_url(
@@ -62,8 +61,8 @@ def test_the_card_file_verifies_with_the_octet_jwks(
 
 def test_verify_of_the_card_url_stops_at_401(iac_http: dict[str, Any]) -> None:
     run = cli("verify", iac_http["base_url"], "--jwks", iac_http["jwks_path"])
-    assert run.code == 3, run.output
-    assert f"card not fetched from {iac_http['card_url']}: HTTP 401" in run.output
+    assert run.code == 2, run.output  # no card where it should be: the agent's side
+    assert f"card not fetched from {iac_http['card_url']}: HTTP 401; {CARD_AUTH_HINT}" in run.output
 
 
 def test_the_extended_card_carries_a_stale_signature(
@@ -80,21 +79,18 @@ def test_the_extended_card_carries_a_stale_signature(
     assert signature["reason"] == "signature mismatch under every profile"
 
 
-@pytest.mark.xfail(strict=True, reason=CARD_AUTH_LATER)
 def test_card_with_card_auth_reads_the_guarded_card(iac_http: dict[str, Any]) -> None:
     run = cli("card", iac_http["base_url"], "--card-auth", "--bearer", iac_http["token"])
     assert run.events("card"), run.output
     assert run.code == 1  # read, with the provider.url problem
 
 
-@pytest.mark.xfail(strict=True, reason=CARD_AUTH_LATER)
 def test_verify_with_card_auth_verifies_the_guarded_card(iac_http: dict[str, Any]) -> None:
     run = cli("verify", iac_http["base_url"], "--jwks", iac_http["jwks_path"],
               "--card-auth", "--bearer", iac_http["token"])  # fmt: skip
     assert run.code == 0, run.output
 
 
-@pytest.mark.xfail(strict=True, reason=CARD_AUTH_LATER)
 def test_the_401_names_the_card_auth_option(iac_http: dict[str, Any]) -> None:
     run = cli("card", iac_http["base_url"])
     assert "--card-auth" in run.output

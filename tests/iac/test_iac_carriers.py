@@ -1,25 +1,19 @@
 """iac-code's custom carriers (WebSocket, Unix socket, stdio, Redis Streams): their framing, as
-the fixtures' carrier client (tests/peers/iac/iac_carrier_client.py) sees it, and what the
-app makes of their cards today.
-
-The app does not speak these carriers yet; issue 31's later parts add them as bindings. These
-tests pin the peer's framing (docs/PEERS.md §3.3) and hold the acceptance of those parts as
-strict ``xfail``s. All four carriers answer without the token the card declares (Q26).
+the fixtures' carrier client (tests/peers/iac/iac_carrier_client.py) sees it, pinned here
+(docs/PEERS.md §3.3). The app speaks them as bindings: tests/iac/test_iac_carrier_send.py.
+All four carriers answer without the token the card declares (Q26).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.iac.iac_cli import cli
 from tests.peers.iac_carrier import CarrierReply, carrier_call
 from tests.peers.iac_llm_stub import REPLY_PREFIX
-from tests.peers.iac_servers import dump_json
 
 pytestmark = [pytest.mark.peer, pytest.mark.timeout(600)]  # a first run builds .venv-iac
 
@@ -134,15 +128,3 @@ def test_subscribe_is_not_a_stream_on_the_custom_carriers(iac_unix: dict[str, An
     (answer,) = carrier_call("unix", iac_unix["url"], [subscribe]).payloads(0)
     assert answer["id"] == "r" and answer["error"]["code"] == -32603
     assert answer["error"]["message"].startswith("JSONDecodeError")
-
-
-@pytest.mark.xfail(strict=True, reason="issue 31: the custom carriers as bindings (later part)")
-@pytest.mark.parametrize("carrier", ["websocket", "unix", "redis-streams"])
-def test_check_reaches_a_custom_carrier_from_its_card(
-    carrier: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
-    card = dump_json(tmp_path / "card.json", info_of(carrier, request)["card"])
-    run = cli("check", str(card), "--no-history")
-    # Today: exit 2, "the card lists no interface this app speaks", the interface skipped.
-    answers = [f for f in run.events("finding") if f["id"] == "card.interface-answers"]
-    assert [f["status"] for f in answers] == ["pass"], run.output

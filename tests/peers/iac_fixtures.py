@@ -15,7 +15,8 @@ from tests/peers/iac_venv.py (built on first use when ``make`` has not built it)
 - ``iac_redis_streams``: ``transport: redis-streams`` on ``redis_server``; ``url``,
   ``redis_url``.
 - ``iac_stdio``: ``transport: stdio``, not started (its client owns the process):
-  ``command``, ``env``, ``cwd``.
+  ``command``, ``env``, ``cwd``, and all three as one ``command_line`` (``env -C …``) for the
+  app's ``--command``.
 
 Every ``info`` also has ``token``, ``jwks_path``, ``config_path`` and, for the started ones,
 ``pid``, ``start_s`` and, for the custom carriers, ``card`` (their ``GetExtendedAgentCard``).
@@ -37,6 +38,7 @@ from tests.peers.iac_servers import (
     SIGNING_SECRET,
     TOKEN,
     card_of,
+    command_line,
     dump_json,
     free_port,
     http_health,
@@ -204,11 +206,33 @@ def iac_redis_streams(
     )
 
 
+@pytest.fixture(scope="module")
+def iac_redis_streams_spare(
+    iac_venv: float,
+    iac_llm: LlmStub,
+    redis_server: dict[str, Any],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Any]]:
+    """Another Redis Streams server, on streams and a group of its own, for a test that
+    breaks it: a payload that is not JSON stops it serving (docs/PEERS.md Q32)."""
+    redis_url = redis_server["redis_url"]
+    names = ("spare:requests", "spare:responses", "spare")
+    options = {"transport": "redis-streams", "redis-url": redis_url, "request-stream": names[0],
+               "response-stream": names[1], "consumer-group": names[2]}  # fmt: skip
+    url = f"redis-streams://{redis_url}/{'/'.join(names)}"
+    carrier = _Carrier(tmp_path_factory.mktemp("iac-redis-spare"), iac_llm, options)
+    yield from _serve(
+        carrier, carrier.card_probe("redis-streams", url), url=url, redis_url=redis_url
+    )
+
+
 @pytest.fixture(scope="session")
 def iac_stdio(
     iac_venv: float, iac_llm: LlmStub, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Any]:
     """The command line (and environment) of iac-code over stdio; whoever talks to it starts it."""
     carrier = _Carrier(tmp_path_factory.mktemp("iac-stdio"), iac_llm, {"transport": "stdio"})
-    return {**carrier.info, "url": "stdio://iac-code", "command": iac_command(carrier.config),
-            "env": carrier.env, "cwd": str(carrier.root)}  # fmt: skip
+    command = iac_command(carrier.config)
+    return {**carrier.info, "url": "stdio://iac-code", "command": command,
+            "env": carrier.env, "cwd": str(carrier.root),
+            "command_line": command_line(command, carrier.env, carrier.root)}  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shlex
 import socket
 import subprocess
 import tempfile
@@ -94,6 +95,13 @@ def write_config(root: Path, options: dict[str, Any]) -> Path:
 def iac_command(config: Path) -> list[str]:
     """The command line that starts one iac-code A2A server."""
     return [str(venv_bin("iac-code")), "a2a", "--config", str(config)]
+
+
+def command_line(command: list[str], env: dict[str, str], cwd: Path) -> str:
+    """``command`` with its environment and folder as one command line (``env -C DIR -u
+    PYTHONPATH NAME=VALUE… COMMAND``), as a user gives a stdio agent to the app."""
+    changed = [f"{k}={v}" for k, v in env.items() if os.environ.get(k) != v]
+    return shlex.join(["env", "-C", str(cwd), "-u", "PYTHONPATH", *changed, *command])
 
 
 def start_process(

@@ -18,16 +18,17 @@ from app.protocol.bindings import (
     Payload,
     UrlShape,
     binding_named,
-    card_spellings,
     from_value,
+    is_canonical,
     traits,
 )
-from app.protocol.card.card_shape import KNOWN_BINDINGS
 from app.protocol.transports.transport_table import TRANSPORTS, Transport, transport_for
 from app.protocol.types import Binding
 
 APP = Path(__file__).resolve().parents[2] / "app"
-SNIPPET_KINDS = frozenset({"curl", "httpx", "grpcurl"})  # what app.spec.snippets.snippet renders
+SNIPPET_KINDS = frozenset(
+    {"curl", "httpx", "grpcurl", "websocat", "socat", "stdio"}
+)  # what app.spec.snippets.snippet renders
 
 
 @pytest.mark.parametrize("binding", list(Binding))
@@ -70,15 +71,38 @@ def test_the_table_holds_no_binding_the_enum_lacks() -> None:
 
 
 def test_card_spellings_name_one_binding_each() -> None:
-    spellings = [name for b in Binding for name in traits(b).card_names]
+    spellings = [name.lower() for b in Binding for name in traits(b).card_names]
     assert len(spellings) == len(set(spellings))
-    assert KNOWN_BINDINGS == card_spellings() == tuple(spellings)
     for binding in Binding:
         for name in traits(binding).card_names:
             assert binding_named(name) is binding
+            assert is_canonical(name)
     assert binding_named("urn:example:carrier") is None
     assert binding_named(None) is None
-    assert binding_named("jsonrpc") is None  # compared exactly, as the spec spells them
+
+
+def test_spellings_match_case_insensitively_and_by_uri() -> None:
+    # iac-code writes "grpc" (docs/PEERS.md Q25); custom bindings SHOULD be URIs (1.0 §5.8).
+    assert binding_named("grpc") is Binding.GRPC and not is_canonical("grpc")
+    assert binding_named("jsonrpc") is Binding.JSONRPC
+    assert binding_named(" WebSocket ") is Binding.WEBSOCKET
+    assert binding_named("urn:example:a2a:websocket") is Binding.WEBSOCKET
+    assert binding_named("https://example.org/a2a/bindings/redis-streams/") is Binding.REDIS_STREAMS
+    assert binding_named("https://example.org/a2a/bindings#unix") is Binding.UNIX
+    assert binding_named("urn:example:a2a:carrier-pigeon") is None
+
+
+def test_custom_carriers_are_json_rpc_without_http() -> None:
+    for binding in Binding:
+        found = traits(binding)
+        if found.standard:
+            assert binding in (Binding.JSONRPC, Binding.HTTP_JSON, Binding.GRPC)
+            continue
+        assert found.payload is Payload.JSONRPC and found.errors is ErrorForm.JSONRPC
+        assert not found.rides_http and found.framing is Framing.MESSAGES
+    assert traits(Binding.WEBSOCKET).carries_headers
+    assert not any(traits(b).carries_headers for b in (Binding.UNIX, Binding.STDIO))
+    assert not traits(Binding.UNIX).url.host and traits(Binding.WEBSOCKET).url.host
 
 
 def test_saved_values_read_back() -> None:

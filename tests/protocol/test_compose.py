@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.protocol.bindings import traits
 from app.protocol.compose import RequestInputs, compose, compose_body, with_template
 from app.protocol.methods.catalog import METHODS, MethodRole, MethodSpec, TemplateContext
 from app.protocol.methods.parts import data_attachment
@@ -53,7 +54,7 @@ def test_every_method_version_and_binding_composes_a_body_that_fits(
     ctx = TemplateContext(text="12 30", task_id="task-1", context_id="ctx-1", message_id="msg-1")
     template = spec.template(binding, ctx)
     body = json.loads(request.body)
-    if binding is Binding.JSONRPC:
+    if traits(binding).payload.envelope:
         assert body == {"jsonrpc": "2.0", "id": 7, "method": spec.name, "params": template}
     else:
         assert body == template
@@ -97,7 +98,7 @@ def test_a_send_configuration_is_set_on_the_request_object(
             method, version=version, binding=binding, configuration=configuration
         )
         body = json.loads(compose_body(inputs))
-        obj = body["params"] if binding is Binding.JSONRPC else body
+        obj = body["params"] if traits(binding).payload.envelope else body
         assert obj["configuration"] == configuration
         assert check_request_body(version, binding, method, json.dumps(body)) == []
 

@@ -10,13 +10,13 @@ from typing import Any
 import yaml
 from openapi_spec_validator import validate
 
-from app.protocol.types import Binding
 from app.shipped import example_spec
 from app.spec import openapi_meta
 from app.spec.document import SpecDocument, load
 from app.spec.save import save_request
 from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedAuth
+from tests.helpers.bindings import STANDARD_BINDINGS
 from tests.helpers.oas_documents import (
     CLIENT_ID,
     ENVIRONMENTS,
@@ -131,7 +131,7 @@ def test_each_auth_type_becomes_a_security_scheme_and_the_operations_security(
         [{"oauth2.clientCredentials": ["agent.read", "agent.write"]}],
         [{"oauth2.deviceAuthorization": ["agent.read"]}],
     ]
-    per_binding = [security for security in expected for _ in Binding]
+    per_binding = [security for security in expected for _ in STANDARD_BINDINGS]
     assert list(_security(data).values()) == per_binding
     validate(data)
 
@@ -183,13 +183,13 @@ def test_what_no_request_uses_any_more_is_dropped(tmp_path: Path) -> None:
     data = _yaml(tmp_path / "doc.yaml")
     assert data["servers"][0]["variables"]["baseUrl"]["default"] == "https://agents.test/a2a"
     assert "pa55w0rd" not in yaml.safe_dump(data["servers"])
-    assert len(doc.operations()) == len(Binding)
+    assert len(doc.operations()) == len(STANDARD_BINDINGS)
     for op in doc.operations():  # the same requests, now without auth
         doc.upsert(dataclasses.replace(op.request, auth=SavedAuth()))
     doc.save()
     data = _yaml(tmp_path / "doc.yaml")
     assert "securitySchemes" not in data["components"]
-    assert list(_security(data).values()) == [[]] * len(Binding)
+    assert list(_security(data).values()) == [[]] * len(STANDARD_BINDINGS)
 
 
 def test_hand_written_servers_and_schemes_stay_and_an_equal_scheme_is_reused(

@@ -27,6 +27,7 @@ from app.ui.collections.method_badge import BADGE_ROLE, Badge
 from app.ui.collections.spec_dock import EXAMPLE_SPEC
 from app.ui.request.request_tab import RequestTab
 from app.ui.shell.main_window import MainWindow
+from tests.helpers.bindings import STANDARD_BINDINGS
 
 pytestmark = pytest.mark.gui
 # Screenshots go to $A2A_WB_SCREENSHOTS when set (to look at them), else to tmp_path.
@@ -178,7 +179,8 @@ def test_round_trip_tabs_file_tabs_for_every_method_binding_and_version(
     path = tmp_path / "all.a2a.yaml"
     originals: list[tuple[RequestTab, A2ARequest]] = []
     for spec in METHODS:
-        for binding in Binding:
+        # The peer's bindings (the carriers' saving: tests/spec/test_carriers_saved.py).
+        for binding in STANDARD_BINDINGS:
             if not spec.supports(binding):
                 continue
             tab = window.new_a2a_tab(_endpoint(sdk_peer, binding), "12 30")

@@ -17,10 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from app.protocol.bindings import card_spellings
-
 __all__ = [
-    "KNOWN_BINDINGS",
     "MIRROR_FIELDS_03",
     "SPEAKABLE_VERSIONS",
     "CardProblem",
@@ -34,9 +31,6 @@ __all__ = [
 SPEAKABLE_VERSIONS = ("1.0", "0.3")
 """Protocol versions (Major.Minor) this app can speak."""
 
-KNOWN_BINDINGS = card_spellings()
-"""The ``protocolBinding`` / ``transport`` values of the bindings the app speaks (the standard
-ones: A2A spec §5.5)."""
 
 MIRROR_FIELDS_03 = (
     "url",

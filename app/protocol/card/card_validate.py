@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 
 from app.protocol.bindings import HTTP_URL, binding_named, traits
 from app.protocol.card.card_shape import (
-    KNOWN_BINDINGS,
     SPEAKABLE_VERSIONS,
     CardProblem,
     CardShape,
@@ -26,6 +25,7 @@ from app.protocol.card.card_shape import (
     major_minor,
 )
 from app.protocol.card.descriptor import CARD_DESCRIPTOR, DescriptorWalker
+from app.protocol.types import Binding
 
 __all__ = ["validate_card"]
 
@@ -66,20 +66,45 @@ def _check_interface(
                 scheme, host = parts.scheme.lower(), parts.hostname
             except ValueError:
                 scheme, host = "", None
-            if scheme not in shape.schemes or not host:
+            if scheme not in shape.schemes or (shape.host and not host):
                 problems.append(
                     CardProblem(
                         f"{path}.url", f"not an absolute {shape.words}: {url!r}", Severity.ERROR
                     )
                 )
+    bpath = f"{path}.{'protocolBinding' if v1 else 'transport'}"
     if isinstance(binding, str) and binding and known is None:
         problems.append(
             CardProblem(
-                f"{path}.{'protocolBinding' if v1 else 'transport'}",
-                f"custom binding {binding!r}; the app speaks {', '.join(KNOWN_BINDINGS)}",
+                bpath,
+                f"custom binding {binding!r}; the app speaks {', '.join(b.value for b in Binding)}",
                 Severity.INFO,
             )
         )
+    elif isinstance(binding, str) and known is not None and found is not None:
+        if found.standard and binding != known.value:
+            # The spec names the three standard bindings exactly (1.0 §5.5).
+            problems.append(
+                CardProblem(
+                    bpath,
+                    f"binding {binding!r} read as {known.value}; A2A 1.0 §5.5 spells it "
+                    f"{known.value!r}",
+                    Severity.WARNING,
+                )
+            )
+        elif not found.standard:
+            problems.append(
+                CardProblem(
+                    bpath,
+                    f"custom binding {binding!r} read as {found.label} (non-standard"
+                    + (
+                        "; A2A 1.0 §5.8: a custom binding SHOULD be named by a URI)"
+                        if ":" not in binding
+                        else ")"
+                    ),
+                    Severity.INFO,
+                )
+            )
     if isinstance(version, str) and version:
         mm = major_minor(version)
         vpath = f"{path}.protocolVersion"

@@ -9,7 +9,8 @@ which is deliberately paranoid (docs/PROTOCOL.md §6.3.2):
   configuration (``trust_env=False``, so neither ``.netrc`` nor proxy URLs with user info
   can add any), whatever the request tab's Auth says. A caller-supplied client carrying
   credentials is refused, and the headers about to go out are checked once more before the
-  request is sent;
+  request is sent. Only when the user opts in (:class:`~app.protocol.card.card_auth.CardAuth`,
+  ``--card-auth``) do the request's credentials go — to their endpoint's origin alone;
 - it follows **no redirects**: a 3xx is a result, with its ``Location``;
 - it reads **at most** ``max_bytes`` (1 MiB by default) while streaming; a larger body is an
   error and nothing is parsed (a declared ``Content-Length`` over the limit is not read at all);
@@ -33,6 +34,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 
+from app.protocol.card.card_auth import CardAuth
 from app.protocol.card.card_json import ParseFailure, parse_card_json
 from app.protocol.clock import Clock
 from app.protocol.events import ExchangeError, Headers, RequestSent
@@ -45,6 +47,7 @@ from app.protocol.net.http import (
     open_response,
 )
 from app.protocol.net.network import NetworkOptions
+from app.protocol.secrets import mask_headers
 from app.protocol.wire.a2a_errors import UsageError
 from app.protocol.wire.decoding import decoded_chunks
 from app.protocol.wire.json_duplicates import DuplicateMember
@@ -252,9 +255,10 @@ def _check_client(client: httpx.AsyncClient) -> None:
         raise ValueError("fetch_card must not use a client that follows redirects")
 
 
-def _refuse_credentials(sent: RequestSent) -> None:
-    # The last look before the bytes go out: whatever added it, a credential never travels.
-    names = {name.lower() for name, _ in sent.headers}
+def _refuse_credentials(sent: RequestSent, opted_in: Headers) -> None:
+    # The last look before the bytes go out: whatever added it, a credential never travels
+    # unless the user opted in to exactly that one.
+    names = {name.lower() for name, _ in sent.headers} - {n.lower() for n, _ in opted_in}
     if found := names.intersection(_CREDENTIAL_HEADERS):
         raise ValueError(f"fetch_card refused to send credential headers {sorted(found)}")
 
@@ -294,6 +298,7 @@ async def fetch_card(
     max_bytes: int = DEFAULT_MAX_BYTES,
     client: httpx.AsyncClient | None = None,
     network: NetworkOptions | None = None,
+    auth: CardAuth | None = None,
 ) -> CardFetchResult:
     """GET a public Agent Card without credentials, redirects or unbounded reads.
 
@@ -308,6 +313,8 @@ async def fetch_card(
             carry no auth, credential headers or cookies and must not follow redirects.
         network: TLS (CA bundle, client certificate) and proxy settings for a fresh client;
             None: the default trust store and the system proxy.
+        auth: credentials the user opted in to send; they go only when the card URL is on
+            their origin (a card elsewhere is fetched without them).
 
     Returns:
         A ``CardFetchResult``; network and HTTP problems are reported in it, not raised.
@@ -327,8 +334,15 @@ async def fetch_card(
         return CardFetchResult(url=url, card_url=url, error=str(exc))
 
     headers = _request_headers(a2a_version, if_none_match, if_modified_since)
-    call = HttpCall("GET", card_url, headers, b"", rpc_method="")
-    base = CardFetchResult(url=url, card_url=card_url, request_headers=headers)
+    opted_in: Headers = ()
+    query: Headers = ()
+    shown = headers
+    if auth is not None and auth.applies_to(card_url):
+        opted_in, query = auth.headers, auth.query
+        shown = headers + mask_headers(opted_in, auth.secret_headers)
+        headers += opted_in
+    call = HttpCall("GET", card_url, headers, b"", rpc_method="", query=query)
+    base = CardFetchResult(url=url, card_url=card_url, request_headers=shown)
     if client is not None:
         http = client
     else:
@@ -340,7 +354,7 @@ async def fetch_card(
             return replace(base, error=str(exc))
     try:
         async with asyncio.timeout(timeout):
-            result = await _exchange(http, call, base, max_bytes, clock, timeout)
+            result = await _exchange(http, call, base, max_bytes, clock, timeout, opted_in)
     except TimeoutError:
         result = replace(base, error=f"timed out after {timeout:g} s")
     except OSError as exc:  # httpx wraps socket errors; this only keeps the no-raise promise
@@ -358,12 +372,13 @@ async def _exchange(
     max_bytes: int,
     clock: Clock,
     timeout: float,
+    opted_in: Headers,
 ) -> CardFetchResult:
     response: httpx.Response | None = None
     async with contextlib.aclosing(open_response(http, call, clock, timeout=timeout)) as steps:
         async for step in steps:
             if isinstance(step, RequestSent):
-                _refuse_credentials(step)
+                _refuse_credentials(step, opted_in)
             elif isinstance(step, ExchangeError):
                 return replace(base, error=step.message)
             elif isinstance(step, httpx.Response):

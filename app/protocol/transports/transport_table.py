@@ -17,7 +17,15 @@ from app.protocol.clock import Clock
 from app.protocol.events import EventBatch
 from app.protocol.net.http import HttpCall
 from app.protocol.request import A2ARequest, PreparedCall
-from app.protocol.transports import grpc, jsonrpc_http, rest
+from app.protocol.transports import (
+    grpc,
+    jsonrpc_http,
+    redis_streams,
+    rest,
+    stdio,
+    unix_socket,
+    websocket,
+)
 from app.protocol.types import Binding
 
 
@@ -51,6 +59,10 @@ TRANSPORTS: Mapping[Binding, Transport] = MappingProxyType(
         Binding.JSONRPC: jsonrpc_http,
         Binding.HTTP_JSON: rest,
         Binding.GRPC: grpc,
+        Binding.WEBSOCKET: websocket,
+        Binding.UNIX: unix_socket,
+        Binding.STDIO: stdio,
+        Binding.REDIS_STREAMS: redis_streams,
     }
 )
 

@@ -52,7 +52,8 @@ from app.protocol.net.network import NetworkOptions
 from app.protocol.request import A2ARequest
 from app.protocol.wire.json_duplicates import DuplicateMember
 from app.spec.xa2a import strip_private_metadata
-from app.ui.card.card_readout import CardReadout, exchange_text
+from app.ui.card.card_auth_box import HINT, card_auth_check, card_auth_of
+from app.ui.card.card_readout import CardReadout, demo_jwks_for, exchange_text
 from app.ui.card.extended_card import extended_card_request
 from app.ui.card.signature_dialog import SignatureDialog
 from app.ui.response.formatting import size_text
@@ -183,6 +184,7 @@ class CardPanel(QWidget):
             "Save the fetched card's snapshot without signatures and metadata objects"
         )
         self.strip_check.setChecked(True)
+        self.auth_check = card_auth_check()
 
         self.status_label = PlainLabel("No card loaded", multiline=False)  # a reason phrase
         self.status_label.setObjectName("cardStatusLabel")
@@ -218,6 +220,7 @@ class CardPanel(QWidget):
             self.extended_button,
             self.verify_button,
             self.strip_check,
+            self.auth_check,
         )
         status_row = QHBoxLayout()
         spacing.flush(status_row)
@@ -342,6 +345,7 @@ class CardPanel(QWidget):
                 if_none_match=validators.get("if_none_match"),
                 if_modified_since=validators.get("if_modified_since"),
                 network=self.network_provider() if self.network_provider else None,
+                auth=card_auth_of(self.auth_check, self._request_provider),
             )
         except asyncio.CancelledError:
             self._set_status("Cancelled", "The card fetch was cancelled.", _IDLE)
@@ -410,6 +414,7 @@ class CardPanel(QWidget):
             if result.legacy_hint:
                 detail += f". Agents built before A2A 0.3 serve it at {result.legacy_hint}"
                 self.legacy_button.show()
+            detail += HINT if result.status in (401, 403) else ""
             self._set_status(status, detail, _ERR)
             self._show_raw_only(result.raw, result.card_url)
 
@@ -509,14 +514,7 @@ class CardPanel(QWidget):
     def demo_jwks_path(self) -> str | None:
         """The demo agent's JWKS file when the shown card came from the demo agent."""
         info = self.demo_info_provider() if self.demo_info_provider is not None else None
-        if not info or not info.get("jwks_path"):
-            return None
-        demo_hosts = {
-            urlsplit(str(info.get(k, ""))).netloc for k in ("card_url", "base_url", "jsonrpc_url")
-        } - {""}
-        if urlsplit(self.source).netloc in demo_hosts:
-            return str(info["jwks_path"])
-        return None
+        return demo_jwks_for(info, self.source)
 
     def open_verify_dialog(self) -> SignatureDialog | None:
         """Open the non-modal *Verify signature* dialog for the shown card."""

@@ -9,8 +9,9 @@ the panel owns what happens on a click.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -326,3 +327,14 @@ def exchange_text(result: CardFetchResult) -> str:
     if result.error:
         lines.append(f"error: {result.error}")
     return "\n".join(lines)
+
+
+def demo_jwks_for(info: Mapping[str, Any] | None, source: str) -> str | None:
+    """The demo agent's JWKS file (its ready line ``info``) when the card at ``source`` came
+    from the demo agent, else None."""
+    if not info or not info.get("jwks_path"):
+        return None
+    demo_hosts = {
+        urlsplit(str(info.get(k, ""))).netloc for k in ("card_url", "base_url", "jsonrpc_url")
+    } - {""}
+    return str(info["jwks_path"]) if urlsplit(source).netloc in demo_hosts else None

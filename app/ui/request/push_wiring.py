@@ -19,14 +19,21 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.protocol.events import NOT_JSON, ResponseBody, StreamItem
 from app.protocol.findings import Finding, Severity
 from app.protocol.stream.stream_items import ItemKind, classify_body, classify_json
 from app.protocol.types import Binding, ProtocolVersion
 from app.push.configs import fill_push_config, where_push_configs_go
-from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver
+from app.push.receiver import LOOPBACK_NOTE, PushDelivery, PushReceiver, with_push_path
 from app.ui.shell.tasks import OwnedTask
 from app.ui.timeline.timeline_model import TimelineRow
 
@@ -83,6 +90,13 @@ async def shutdown_shared() -> None:
         await host.shutdown()
 
 
+def _set_to(url: str, receiver: PushReceiver) -> str:
+    said = f"Push config set to {url} with a fresh token (masked in history)"
+    if url != receiver.url:
+        said += f"; it must lead to the receiver at {receiver.local_url}"
+    return said
+
+
 class PushTab(Protocol):
     """What the wiring uses of its request tab (``RequestTab``, which creates it: typed here,
     not imported)."""
@@ -133,6 +147,16 @@ class PushWiring(QObject):
             "Start the app's push receiver on 127.0.0.1 and put its URL and a fresh token in"
             " the draft's push config; deliveries appear on the Timeline"
         )
+        # A strict agent refuses a loopback callback (docs/PEERS.md Q29): the address it
+        # should call instead, a tunnel the user runs to the receiver's local port.
+        self.public_edit = QLineEdit()
+        self.public_edit.setObjectName("pushPublicUrlEdit")
+        self.public_edit.setPlaceholderText("public URL (optional)")
+        self.public_edit.setToolTip(
+            "The address agents should call instead of 127.0.0.1 — a tunnel or proxy you run"
+            " to the receiver's local port (shown once it listens); /push is added to a bare"
+            " origin"
+        )
         self.note = QLabel(LOOPBACK_NOTE)
         self.note.setObjectName("pushReceiverNote")
         self.note.setWordWrap(True)
@@ -142,6 +166,7 @@ class PushWiring(QObject):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.button)
+        row.addWidget(self.public_edit)
         row.addWidget(self.note, 1)
         box = QWidget()
         column = QVBoxLayout(box)
@@ -179,10 +204,11 @@ class PushWiring(QObject):
             host.delivered.connect(self._on_delivery)
         token = receiver.new_token()
         tab = self._tab
-        filled = _filled(tab.body_editor.toPlainText(), receiver.url, token)
+        url = with_push_path(self.public_edit.text()) or receiver.url
+        filled = _filled(tab.body_editor.toPlainText(), url, token)
         if filled is None:  # the draft has no push config: the method's template may
             tab.generate_preview()
-            filled = _filled(tab.preview.toPlainText(), receiver.url, token)
+            filled = _filled(tab.preview.toPlainText(), url, token)
         if filled is None:
             where = where_push_configs_go(tab.version, tab.binding)
             self._say(f"This body has no push config: {where}")
@@ -195,7 +221,7 @@ class PushWiring(QObject):
             finally:
                 self._filling = False
             self.note_tasks(task_ids)
-            self._say(f"Push config set to {receiver.url} with a fresh token (masked in history)")
+            self._say(_set_to(url, receiver))
             return
         cursor = QTextCursor(tab.body_editor.document())
         cursor.select(QTextCursor.SelectionType.Document)
@@ -205,7 +231,7 @@ class PushWiring(QObject):
         finally:
             self._filling = False
         self.note_tasks(task_ids)
-        self._say(f"Push config set to {receiver.url} with a fresh token (masked in history)")
+        self._say(_set_to(url, receiver))
 
     def _on_body_changed(self) -> None:
         if not self._filling:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.protocol.bindings import picker_label
 from app.protocol.request import DEFAULT_TIMEOUT_S
 from app.protocol.types import Binding, ProtocolVersion
 from app.spec.draft import Form, first_text
@@ -64,7 +65,15 @@ class RequestForm(QWidget):
         self.binding_combo.setObjectName("bindingCombo")
         self.binding_combo.setToolTip("Protocol binding")
         for binding in Binding:
-            self.binding_combo.addItem(binding.value, binding)
+            self.binding_combo.addItem(picker_label(binding), binding)
+        # A stdio agent is started from a command line, not reached at the endpoint.
+        self.command_edit = QLineEdit()
+        self.command_edit.setObjectName("agentCommandEdit")
+        self.command_edit.setPlaceholderText("agent command line, e.g. my-agent --stdio")
+        self.command_edit.setToolTip(
+            "The command line that starts the stdio agent: the app runs it (no shell), keeps"
+            " it for the next requests, shows its stderr and stops it"
+        )
         self.endpoint_edit = QLineEdit(endpoint)
         self.endpoint_edit.setObjectName("endpointEdit")
         self.endpoint_edit.setPlaceholderText("Interface URL, e.g. http://127.0.0.1:8000/")
@@ -137,10 +146,12 @@ class RequestForm(QWidget):
         row1.addWidget(self.version_combo)
         row1.addWidget(self.binding_combo)
         row1.addWidget(self.endpoint_edit, 1)
+        row1.addWidget(self.command_edit, 1)
         row1.addWidget(self.tenant_edit)
         row1.addWidget(self.timeout_spin)
         row1.addWidget(self.deadline_spin)
         row1.addWidget(self.send_button)
+        self.endpoint_row = row1  # app/ui/request/agent_wiring.py adds the agent's controls
         row2 = QHBoxLayout()
         spacing.flush(row2)
         row2.addWidget(QLabel("Method"))
@@ -247,6 +258,7 @@ class RequestForm(QWidget):
             tls=self.tls_panel.settings(),
             assertions=self.assertions_panel.assertions(),
             captures=self.assertions_panel.captures(),
+            command=self.command_edit.text(),
         )
 
     def show_saved(self, saved: SavedRequest) -> None:
@@ -259,6 +271,7 @@ class RequestForm(QWidget):
             index = self.method_combo.count() - 1
         self.method_combo.setCurrentIndex(index)
         self.endpoint_edit.setText(saved.endpoint)
+        self.command_edit.setText(saved.command)
         self.tenant_edit.setText(saved.tenant)
         self.timeout_spin.setValue(saved.timeout or self._default_timeout)
         self.body_editor.setPlainText(saved.body)

@@ -44,6 +44,7 @@ from app.spec.draft import RequestDraft
 from app.spec.variables import Resolver
 from app.spec.xa2a import SavedRequest
 from app.ui.card.card_panel import CardPanel, capabilities_dict
+from app.ui.request.agent_wiring import AgentControls
 from app.ui.request.assertions_wiring import install_assertions
 from app.ui.request.binding_help import BindingHelp
 from app.ui.request.body_dirty import BodyDirty
@@ -136,6 +137,9 @@ class RequestTab(RequestForm):
         self.replace_button.clicked.connect(self.replace_body)
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
         self.binding_combo.currentIndexChanged.connect(self._on_binding_changed)
+        self.agent_controls = AgentControls(self, self.endpoint_row)
+        self.binding_combo.currentIndexChanged.connect(self.agent_controls.follow_binding)
+        self.command_edit.textChanged.connect(self.agent_controls.refresh)
         self.version_combo.currentIndexChanged.connect(self._update_body_shape)
         self.shape_gate = ShapeGate(self, parent=self)  # Send and Save ask it first
         self._wire_oauth()
@@ -149,6 +153,7 @@ class RequestTab(RequestForm):
         for signal in (
             self.body_editor.textChanged,
             self.endpoint_edit.textChanged,
+            self.command_edit.textChanged,
             self.tenant_edit.textChanged,
             self.method_combo.currentIndexChanged,
             self.binding_combo.currentIndexChanged,
@@ -468,6 +473,7 @@ class RequestTab(RequestForm):
         await self.auth_panel.oauth.shutdown()
         await self.artifacts_view.shutdown()
         await self.response_view.tree_page.shutdown()
+        await self.agent_controls.shutdown()
 
     def close_later(self) -> None:
         """Delete the tab once its exchanges have stopped (it was closed)."""

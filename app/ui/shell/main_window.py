@@ -356,6 +356,9 @@ class MainWindow(QMainWindow):
         from app.ui.request.push_wiring import shutdown_shared
 
         await shutdown_shared()  # the local push receiver, if a tab started it
+        from app.protocol import exchange
+
+        await exchange.stop_agents()  # the stdio agents the tabs started
         if hasattr(self, "check"):
             await self.check.shutdown()
         if self.generate_server_dialog is not None:
