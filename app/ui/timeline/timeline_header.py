@@ -4,12 +4,13 @@ Rows that keep their places whatever the stream does: the badge with the ending 
 counts; the task id and the context id (whole, elided in the middle when narrow, copyable);
 the buttons, grouped by what they act on: *this connection* (Stop, Resubscribe: local) and
 *the task* on the agent (Cancel task: a CancelTask request; Follow up: the next turn).
-Buttons are disabled, never hidden, so none moves between states.
+Buttons are disabled, never hidden, so none moves between states; a recorded exchange's
+timeline has none (:attr:`TimelineHeader.controls` hidden).
 
 objectNames: ``timelineStateLabel``, ``timelineEndingLabel``, ``timelineCountLabel``,
 ``timelineContextIdEdit``, ``copyContextIdButton``, ``timelineTaskIdEdit``,
-``copyTaskIdButton``, ``stopButton``, ``resubscribeButton``, ``cancelTaskButton``,
-``followUpButton``.
+``copyTaskIdButton``, and in ``timelineControls`` ``stopButton``, ``resubscribeButton``,
+``cancelTaskButton``, ``followUpButton``.
 """
 
 from __future__ import annotations
@@ -119,7 +120,12 @@ class TimelineHeader(QWidget):
             ids.addWidget(edit, row, 1)
             ids.addWidget(button, row, 2)
         ids.setColumnStretch(1, 1)
-        buttons = QHBoxLayout()
+        # In a row of its own, hidden where the timeline shows a recorded exchange (History,
+        # the check report): nothing is connected there to stop, resubscribe or follow up.
+        self.controls = QWidget()
+        self.controls.setObjectName("timelineControls")
+        buttons = QHBoxLayout(self.controls)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(_caption("Connection:", "What these do stays on this machine"))
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.resubscribe_button)
@@ -135,7 +141,7 @@ class TimelineHeader(QWidget):
         layout.setSpacing(spacing.GAP)
         layout.addLayout(status)
         layout.addLayout(ids)
-        layout.addLayout(buttons)
+        layout.addWidget(self.controls)
 
     def show_session(self, session: StreamSession, rows: int) -> None:
         """Show what ``session`` knows, under ``rows`` table rows.

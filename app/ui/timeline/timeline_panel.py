@@ -75,7 +75,9 @@ class TimelinePanel(QWidget):
     resubscribe_requested = Signal(str)
     follow_up_requested = Signal(str, str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, recorded: bool = False) -> None:
+        """``recorded``: the timeline shows an exchange that is over and was kept (History,
+        the check report), so it has no Stop, Resubscribe, Cancel task or Follow up."""
         super().__init__(parent)
         self.setObjectName("timelinePanel")
         # A plain object: setting a QWidget attribute is slow, and this changes every event.
@@ -104,6 +106,7 @@ class TimelinePanel(QWidget):
             lambda: self.resubscribe_requested.emit(self.task_id)
         )
         self.follow_up_button.clicked.connect(self._on_follow_up_clicked)
+        head.controls.setVisible(not recorded)
 
         self.view = QTableView()
         self.view.setObjectName("timelineView")
