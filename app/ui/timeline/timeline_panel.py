@@ -91,7 +91,7 @@ class TimelinePanel(QWidget):
 
         self.model = TimelineModel(self)
 
-        self.header = TimelineHeader()
+        self.header = TimelineHeader(recorded=recorded)
         head = self.header
         self.state_label, self.ending_label = head.state_label, head.ending_label
         self.count_label = head.count_label
@@ -106,7 +106,6 @@ class TimelinePanel(QWidget):
             lambda: self.resubscribe_requested.emit(self.task_id)
         )
         self.follow_up_button.clicked.connect(self._on_follow_up_clicked)
-        head.controls.setVisible(not recorded)
 
         self.view = QTableView()
         self.view.setObjectName("timelineView")
