@@ -5,7 +5,7 @@ agent.
         .venv/bin/python docs/screenshots/take.py [--out FOLDER] [--size 1920x1080]
 
 (``QT_QPA_PLATFORM=offscreen`` works too, without a screen.) The app starts the way
-``a2a-workbench`` starts it — the main window at 1280×800, the demo agent as a child
+``a2a-workbench`` starts it — the main window at 1280×800 (``--size``), the demo agent as a child
 process, the example spec in the Collections dock — in a fresh, temporary home, so the
 user's session, history and settings neither show up in the pictures nor are touched.
 Then, each in the light and the dark theme (``NAME-light.png``, ``NAME-dark.png``):
@@ -15,8 +15,9 @@ Then, each in the light and the dark theme (``NAME-light.png``, ``NAME-dark.png`
   answer ``Sum: 42``;
 - ``stream``: a ``SendStreamingMessage`` of ``stream 8 700`` while it streams, its events
   on the Timeline, the last one selected;
-- ``card``: the demo agent's Agent Card fetched and its signature verified against the demo
-  agent's JWKS (the *Verify signature* window drawn over the main window where it opened);
+- ``card``: the demo agent's Agent Card fetched, its Signatures section in front, and its
+  signature verified against the demo agent's JWKS (the *Verify signature* window moved to
+  the left, as a person would, and drawn over the main window: no window manager runs);
 - ``check``: *Check this agent* on the demo agent, the report's tab, the first result with
   exchanges picked;
 - ``collections``: a second collection (``resources/examples/demo-scenario.a2a.yaml``)
@@ -175,7 +176,7 @@ async def _shoot(window: Any, demo: Any, camera: Camera) -> None:
     key = spec.dock.current_key()
     index = spec.dock.model.find(key, "stream")
     spec.dock.tree.setCurrentIndex(index)
-    spec.dock._on_tree_activated(index)  # a double-click
+    spec.dock.tree.activated.emit(index)  # a double-click
     window.messages.clear()  # "Opened <this machine's path>"
     await camera.shoot("collections")
 
