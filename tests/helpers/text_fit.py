@@ -115,7 +115,9 @@ def cut_button(button: QAbstractButton) -> str | None:
 def cut_tabs(bar: QTabBar) -> list[str]:
     """Tabs of ``bar`` shown shorter than their text, or hidden behind its scroll arrows."""
     found: list[str] = []
-    arrows = [b for b in bar.findChildren(QToolButton) if b.isVisible()]
+    sides = (QTabBar.ButtonPosition.LeftSide, QTabBar.ButtonPosition.RightSide)
+    on_tabs = {bar.tabButton(i, side) for i in range(bar.count()) for side in sides}
+    arrows = [b for b in bar.findChildren(QToolButton) if b.isVisible() and b not in on_tabs]
     if arrows:
         found.append("tabs behind the scroll arrows")
     for i in range(bar.count()):

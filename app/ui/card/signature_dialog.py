@@ -110,7 +110,9 @@ class SignatureDialog(QDialog):
         self.setWindowTitle("Verify Agent Card signature")
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
-        self.resize(980, 680)
+        # Two thirds of a 1280×800 window: the card page beside it stays in sight (the
+        # verdict table holds a row per signature; Diagnostics grow the dialog's lower half).
+        self.resize(860, 540)
         self.card = card
         self.source = source
         self.demo_jwks_path = demo_jwks_path
@@ -251,7 +253,7 @@ class SignatureDialog(QDialog):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(bottom)
-        split.setSizes([220, 460])
+        split.setSizes([200, 340])
         split.setChildrenCollapsible(False)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.close)

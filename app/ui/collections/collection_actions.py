@@ -129,9 +129,9 @@ class CollectionActions(QObject):
         for action, what in ((self.save_as_action, "Save"), (self.close_action, "Close")):
             action.setEnabled(current is not None)
             action.setToolTip(
-                f"{what} the collection selected in the spec tree"
+                f"{what} the collection selected in Collections"
                 if current is not None
-                else "Select a collection in the spec tree first"
+                else "Select a collection in Collections first"
             )
 
     # --- closing and quitting ----------------------------------------------------------

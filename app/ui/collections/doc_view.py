@@ -27,6 +27,8 @@ from app.spec.markdown import documentation, llm_markdown
 from app.spec.snippets import snippet, snippet_kinds
 from app.ui.shell.widgets import CodeView
 
+NOTHING_SELECTED = "*Select a request in Collections to read its documentation here.*"
+
 
 class DocView(QWidget):
     """Shows the operation set with :meth:`show_operation`."""
@@ -84,7 +86,7 @@ class DocView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
-        self.browser.setMarkdown("*Select a request in the spec tree.*")
+        self.browser.setMarkdown(NOTHING_SELECTED)
 
         self.copy_button.clicked.connect(self.copy_for_llm)
         self.copy_code_button.clicked.connect(self._on_copy_code_clicked)
@@ -95,7 +97,7 @@ class DocView(QWidget):
         self._doc, self._op = doc, op
         self.copy_button.setEnabled(op is not None)
         if doc is None or op is None:
-            self.browser.setMarkdown("*Select a request in the spec tree.*")
+            self.browser.setMarkdown(NOTHING_SELECTED)
             self.code.set_text("")
             self.kind_combo.clear()
             return

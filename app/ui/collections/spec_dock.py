@@ -93,9 +93,11 @@ class SpecController(QObject):
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.doc_dock)
         window.splitDockWidget(self.dock, self.doc_dock, Qt.Orientation.Vertical)
         # A quarter of a 1280 px screen: the example's request names whole beside their
-        # badges (tests/ui/test_collections.py), the rest for the request tab.
+        # badges (tests/ui/test_collections.py), the rest for the request tab. The
+        # collections get most of the height: two of them fit before the tree scrolls, and
+        # the documentation below has room for a request's summary and its first fields.
         window.resizeDocks([self.dock], [320], Qt.Orientation.Horizontal)
-        window.resizeDocks([self.dock, self.doc_dock], [440, 360], Qt.Orientation.Vertical)
+        window.resizeDocks([self.dock, self.doc_dock], [560, 220], Qt.Orientation.Vertical)
 
         self.save_action = QAction("&Save to spec", window)
         self.save_action.setObjectName("saveToSpecAction")
@@ -304,7 +306,7 @@ class SpecController(QObject):
         if skipped := sum(1 for p in doc.problems if p.kind == "skipped"):
             message += f" · {skipped} invalid request(s) skipped"
         if others := len(doc.problems) - skipped:
-            message += f" · {others} other problem(s), see the spec dock"
+            message += f" · {others} other problem(s), see the Collections dock"
         self.host.messages.show(message, 10000)
         return doc
 

@@ -379,7 +379,7 @@ class SpecTreeActions(QObject):
             removed[:] = [result]
             tab = tab_of(self.host, path, op_id)
             detached[:] = [tab] if tab is not None else []
-            text = f"Deleted {name!r} — Ctrl+Z in the spec tree undoes it"
+            text = f"Deleted {name!r} — Ctrl+Z in Collections undoes it"
             if tab is not None:
                 tab.draft.relabel(operation_id="")
                 text += "; its tab stays open and Ctrl+S there saves it as a new request"

@@ -118,7 +118,7 @@ def fetch_and_verify(host: WelcomeHost, window: QMainWindow) -> RequestTab | Non
 
 def save_request(host: WelcomeHost, window: QMainWindow) -> RequestTab | None:
     """Step 4: the current request tab (else the demo one) saved to a spec — *File → Save
-    to spec* asks where — with the Specs dock in view, where it opens again."""
+    to spec* asks where — with the Collections dock in view, where it opens again."""
     tab = host.current_tab() or demo_tab(host, "SendMessage", DEMO_TEXT)
     if tab is None:
         host.messages.show("Open a request tab first (File → New request)", 8000)
@@ -182,7 +182,7 @@ STEPS = (
         "save",
         "Save and reopen a request",
         "Keep the request in front in a spec (OpenAPI with x-a2a) for next time.",
-        "the Spec dock: double-click the request to open it again.",
+        "the Collections dock: double-click the request to open it again.",
         "Save to spec…",
         False,
         save_request,

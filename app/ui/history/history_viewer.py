@@ -43,7 +43,7 @@ class HistoryViewer(QTabWidget):
         self.setObjectName("historyViewer")
         self.response_view = ResponseView()
         self.response_view.setObjectName("historyResponseView")
-        self.timeline = TimelinePanel()
+        self.timeline = TimelinePanel(recorded=True)  # nothing to stop or follow up here
         self.timeline.setObjectName("historyTimeline")
         self.addTab(self.response_view, "Response")
         self.addTab(self.timeline, "Timeline")

@@ -58,7 +58,7 @@ class BodyEditor(CodeView):
     """True: a big text is held (shown read-only); False: the editor has the text."""
 
     def __init__(self) -> None:
-        super().__init__("bodyEditor", read_only=False)
+        super().__init__("bodyEditor", read_only=False, wrap=True)
         self._held: str | None = None
         self._held_data: bytearray | None = None  # a held paste's UTF-8, decoded when read
         self._held_units = 0

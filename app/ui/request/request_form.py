@@ -132,7 +132,7 @@ class RequestForm(QWidget):
         self.body_editor = BodyEditor()
         self.body_stack = BodyEditorStack(self.body_editor)
         self.body_editor.setPlaceholderText("JSON-RPC request envelope")
-        self.preview = CodeView("bodyPreview", read_only=True)
+        self.preview = CodeView("bodyPreview", read_only=True, wrap=True)
         self.template_pane = TemplatePane(self.preview, self.replace_button)
         self.response_view = ResponseView()
         # Auth, headers, extensions and the shape check.

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QColor, QHelpEvent, QInputMethodEvent, QPalette, QTextCharFormat
-from PySide6.QtWidgets import QLineEdit, QToolTip
+from PySide6.QtWidgets import QApplication, QLineEdit, QToolTip
 
 from app.spec.variables import VARIABLE, Resolver
 from app.ui.shell import theme
@@ -50,6 +50,9 @@ class VariableMarks(QObject):
         self._formatted = False
         edit.installEventFilter(self)
         edit.textChanged.connect(self.refresh)
+        # The marks carry colours of the theme they were drawn in: redrawn in the new one
+        # (a light theme's link blue is unreadable on the dark field).
+        theme.manager().changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
@@ -80,7 +83,8 @@ class VariableMarks(QObject):
         bad.setUnderlineColor(error)
         bad.setForeground(error)
         good = QTextCharFormat()
-        good.setForeground(self.edit.palette().color(QPalette.ColorRole.Link))
+        # The application's palette: the field's own follows a theme change only later.
+        good.setForeground(QApplication.palette().color(QPalette.ColorRole.Link))
         cursor = self.edit.cursorPosition()
         kind = QInputMethodEvent.AttributeType.TextFormat
         attributes = [

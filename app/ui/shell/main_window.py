@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget
+from PySide6.QtWidgets import QLabel, QMainWindow
 
+from app.ui.shell.document_tabs import DocumentTabs
 from app.ui.shell.messages import MessageBridge
 
 # Only Qt is imported up front: the window frame paints first and the protocol, spec and
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from app.ui.shell.tab_session import SessionController
 
 DEMO_MESSAGE = "12 30"
+DEMO_READY = "Demo agent ready: press Send (Ctrl+Enter)"
+"""The status bar's hint once the demo agent runs, withdrawn by the first send."""
 
 MENU_TITLES = (
     ("&File", "menuFile"),
@@ -79,11 +82,8 @@ class MainWindow(QMainWindow):
         # open.
         self.generate_server_dialog: GenerateServerDialog | None = None
 
-        self.tabs = QTabWidget()
+        self.tabs = DocumentTabs()  # closable, movable, a plain cross to close
         self.tabs.setObjectName("requestTabs")
-        self.tabs.setTabsClosable(True)
-        self.tabs.setMovable(True)
-        self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
 
@@ -234,6 +234,7 @@ class MainWindow(QMainWindow):
         self.desktop.prepare_tab(tab)
         index = self.tabs.addTab(tab, tab.title())
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
+        tab.controller.started.connect(lambda *_: self.messages.withdraw(DEMO_READY))
         if hasattr(self, "session"):
             self.session.watch(tab)
         if hasattr(self, "spec"):  # the selected environment, {{variable}} marks
@@ -318,7 +319,7 @@ class MainWindow(QMainWindow):
         if restored:
             self.tabs.setCurrentWidget(restored[0])
             restored[0].send_button.setFocus()
-            self.messages.show("Demo agent ready: press Send (Ctrl+Enter)", 10000)
+            self.messages.show(DEMO_READY, 10000)
             return
         tab = self.current_tab()
         if tab is None or tab.endpoint_edit.text() or tab.dirty:  # never overwrite a draft
@@ -331,7 +332,7 @@ class MainWindow(QMainWindow):
         if hasattr(self, "session"):  # not kept in the session while unchanged
             self.session.mark_disposable(tab)
         tab.send_button.setFocus()
-        self.messages.show("Demo agent ready: press Send (Ctrl+Enter)", 10000)
+        self.messages.show(DEMO_READY, 10000)
 
     def on_demo_failed(self, reason: str) -> None:
         """Say in the status bar why the demo agent is not available."""

@@ -55,6 +55,12 @@ class MessageBridge(QObject):
         """Remove the message shown now."""
         self._status_bar.clearMessage()
 
+    def withdraw(self, text: str) -> None:
+        """Remove ``text`` if it is still the message shown: a hint whose moment has passed
+        (*press Send* once something was sent) must not go on saying so."""
+        if self._status_bar.currentMessage() == shown(text, multiline=False):
+            self._status_bar.clearMessage()
+
     def _button(self) -> QPushButton:
         if self._copy_button is None:
             self._copy_button = QPushButton("Copy details")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QTimer
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QTextOption
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.protocol.visible_text import json_escape_controls
@@ -46,13 +46,27 @@ class CodeView(QPlainTextEdit):
     """
 
     def __init__(
-        self, object_name: str, *, read_only: bool, json: bool = True, parent: QWidget | None = None
+        self,
+        object_name: str,
+        *,
+        read_only: bool,
+        json: bool = True,
+        wrap: bool = False,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setReadOnly(read_only)
         self.use_font(monospace_font())
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # ``wrap``: a long line wraps at the view's width, as Postman's body editor does,
+        # rather than scrolling the whole body sideways — while the text is small enough to
+        # be highlighted: a new width lays every line out again, which a text of megabytes
+        # would feel on each splitter drag.
+        self._wrap = wrap
+        if wrap:  # a long id or string breaks where it must, not only at spaces
+            self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        wrapping = QPlainTextEdit.LineWrapMode.WidgetWidth
+        self.setLineWrapMode(wrapping if wrap else QPlainTextEdit.LineWrapMode.NoWrap)
         self._json = json
         self._wanted = json  # highlighting asked for (set_highlighting / set_text)
         self._too_big = False  # suppressed because of the document's size
@@ -124,6 +138,10 @@ class CodeView(QPlainTextEdit):
             self._apply_highlighting()
 
     def _apply_highlighting(self) -> None:
+        if self._wrap and self.lineWrapMode() != self._wrap_mode():
+            # Not inside the document's change signal (the layout has not seen the change
+            # yet): once it is over.
+            QTimer.singleShot(0, self, self._fit_wrap)
         on = self._wanted and not self._too_big
         if on and self._highlighter is None:
             self._highlighter = JsonHighlighter(self.document())
@@ -131,6 +149,14 @@ class CodeView(QPlainTextEdit):
             self._highlighter.setDocument(None)
             self._highlighter.deleteLater()
             self._highlighter = None
+
+    def _wrap_mode(self) -> QPlainTextEdit.LineWrapMode:
+        mode = QPlainTextEdit.LineWrapMode
+        return mode.WidgetWidth if self._wrap and not self._too_big else mode.NoWrap
+
+    def _fit_wrap(self) -> None:
+        if self.lineWrapMode() != self._wrap_mode():
+            self.setLineWrapMode(self._wrap_mode())
 
 
 def select_data(combo: QComboBox, value: object) -> None:

@@ -4,12 +4,13 @@ Rows that keep their places whatever the stream does: the badge with the ending 
 counts; the task id and the context id (whole, elided in the middle when narrow, copyable);
 the buttons, grouped by what they act on: *this connection* (Stop, Resubscribe: local) and
 *the task* on the agent (Cancel task: a CancelTask request; Follow up: the next turn).
-Buttons are disabled, never hidden, so none moves between states.
+Buttons are disabled, never hidden, so none moves between states; a recorded exchange's
+timeline has none (:attr:`TimelineHeader.controls` hidden) and its ids share a row.
 
 objectNames: ``timelineStateLabel``, ``timelineEndingLabel``, ``timelineCountLabel``,
 ``timelineContextIdEdit``, ``copyContextIdButton``, ``timelineTaskIdEdit``,
-``copyTaskIdButton``, ``stopButton``, ``resubscribeButton``, ``cancelTaskButton``,
-``followUpButton``.
+``copyTaskIdButton``, and in ``timelineControls`` ``stopButton``, ``resubscribeButton``,
+``cancelTaskButton``, ``followUpButton``.
 """
 
 from __future__ import annotations
@@ -62,7 +63,10 @@ COUNT_TIP = (
 class TimelineHeader(QWidget):
     """The widgets above the timeline table; :meth:`show_session` fills them."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, recorded: bool = False) -> None:
+        """``recorded``: a kept exchange's timeline (History, the check report), where the
+        height is short and nothing acts on the stream: the two ids share a row (each
+        elided in the middle when narrow) and the buttons are hidden."""
         super().__init__(parent)
         self.setObjectName("timelineHeader")
         self.state_label = PlainLabel("no stream", multiline=False)  # an unknown state too
@@ -109,17 +113,23 @@ class TimelineHeader(QWidget):
         ids = QGridLayout()
         ids.setHorizontalSpacing(spacing.GAP)
         ids.setVerticalSpacing(spacing.TIGHT)
-        for row, (caption, edit, button) in enumerate(
+        for n, (caption, edit, button) in enumerate(
             (
                 ("task", self.task_edit, self.copy_button),
                 ("context", self.context_edit, self.copy_context_button),
             )
         ):
-            ids.addWidget(QLabel(caption), row, 0)
-            ids.addWidget(edit, row, 1)
-            ids.addWidget(button, row, 2)
-        ids.setColumnStretch(1, 1)
-        buttons = QHBoxLayout()
+            row, column = (0, 3 * n) if recorded else (n, 0)
+            ids.addWidget(QLabel(caption), row, column)
+            ids.addWidget(edit, row, column + 1)
+            ids.addWidget(button, row, column + 2)
+            ids.setColumnStretch(column + 1, 1)
+        # In a row of its own, hidden where the timeline shows a recorded exchange (History,
+        # the check report): nothing is connected there to stop, resubscribe or follow up.
+        self.controls = QWidget()
+        self.controls.setObjectName("timelineControls")
+        buttons = QHBoxLayout(self.controls)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(_caption("Connection:", "What these do stays on this machine"))
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.resubscribe_button)
@@ -135,7 +145,8 @@ class TimelineHeader(QWidget):
         layout.setSpacing(spacing.GAP)
         layout.addLayout(status)
         layout.addLayout(ids)
-        layout.addLayout(buttons)
+        layout.addWidget(self.controls)
+        self.controls.setVisible(not recorded)
 
     def show_session(self, session: StreamSession, rows: int) -> None:
         """Show what ``session`` knows, under ``rows`` table rows.

@@ -75,7 +75,9 @@ class TimelinePanel(QWidget):
     resubscribe_requested = Signal(str)
     follow_up_requested = Signal(str, str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, recorded: bool = False) -> None:
+        """``recorded``: the timeline shows an exchange that is over and was kept (History,
+        the check report), so it has no Stop, Resubscribe, Cancel task or Follow up."""
         super().__init__(parent)
         self.setObjectName("timelinePanel")
         # A plain object: setting a QWidget attribute is slow, and this changes every event.
@@ -89,7 +91,7 @@ class TimelinePanel(QWidget):
 
         self.model = TimelineModel(self)
 
-        self.header = TimelineHeader()
+        self.header = TimelineHeader(recorded=recorded)
         head = self.header
         self.state_label, self.ending_label = head.state_label, head.ending_label
         self.count_label = head.count_label
