@@ -46,7 +46,7 @@ def test_saving_an_unchanged_request_changes_nothing_in_the_file(
     window.spec.set_demo_info(DEMO_INFO)  # the demo agent started on new ports
     doc = window.spec.open_spec(spec)
     assert doc is not None
-    assert "other problem(s), see the spec dock" in window.statusBar().currentMessage()
+    assert "other problem(s), see the Collections dock" in window.statusBar().currentMessage()
     listed = window.spec.dock.problems_label.text()
     assert "Environment entry not used: x-a2a-environments.local.nested (line 31)" in listed
     assert "not a text value (an object); kept in the file as written" in listed

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -298,7 +299,12 @@ def test_elapsed_counter_runs_while_waiting_then_shows_the_timings(
     tab = new_tab(window, sdk_peer["jsonrpc_url"], text="stream 4 250")  # ~1 s task
     elapsed = child(tab, QLabel, "elapsedLabel")
     click(qtbot, tab, "sendButton")
-    wait_until(lambda: "0.3 s" in elapsed.text() or "0.4 s" in elapsed.text(), timeout=5)
+
+    def counting() -> bool:  # a tick may be skipped on a loaded machine: any count ≥ 0.3 s
+        shown = re.search(r"(\d+\.\d) s", elapsed.text())
+        return shown is not None and float(shown.group(1)) >= 0.3
+
+    wait_until(counting, timeout=5)
     assert elapsed.text().startswith(("waiting…", "receiving…"))
     assert tab.response_view.status_label.text() in ("Sending…", "200 OK")
     view = tab.response_view

@@ -57,6 +57,9 @@ class AgentControls:
         self.log_button.clicked.connect(self.show_log)
         self.stop_button.clicked.connect(self.stop)
         self._remove = exchange.add_agent_listener(self._heard)
+        # A tab closed without shutdown (the window torn down) must stop listening too: the
+        # agents outlive it, and would call into its deleted widgets.
+        tab.command_edit.destroyed.connect(lambda *_: self._remove())
         self.follow_binding()
 
     def follow_binding(self) -> None:
