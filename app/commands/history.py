@@ -26,6 +26,7 @@ import asyncio
 import atexit
 import json
 import sys
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import suppress
 from pathlib import Path
@@ -35,7 +36,7 @@ from app.commands.cli import CliUsageError, parser, say, usage_exit
 from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, for_terminal, pretty
 from app.history.jsonl_export import event_records, write_jsonl
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
-from app.protocol.events import ExchangeEvent
+from app.protocol.events import ExchangeEnd, ExchangeEvent, Outcome
 from app.protocol.records import line, record
 from app.protocol.request import A2ARequest
 
@@ -73,6 +74,8 @@ async def recorded(
     """``events`` unchanged, each also recorded in the history unless not ``enabled``.
 
     Waits at the end until the exchange is stored, so a finished command has written all.
+    Left before its end (the reader of stdout went away, an interrupt), the entry ends
+    ``cancelled`` with what was fed until then, as the window records a stopped exchange.
     """
     store = shared_store() if enabled else None
     if store is None:
@@ -86,11 +89,16 @@ async def recorded(
         source="cli",
         operation=operation,
     )
+    started = time.monotonic()
+    ended = False
     try:
         async for event in events:
             recorder.feed(event)
+            ended = isinstance(event, ExchangeEnd)
             yield event
     finally:
+        if not ended:
+            recorder.feed(ExchangeEnd(time.monotonic() - started, Outcome.CANCELLED))
         await asyncio.to_thread(recorder.close, 30.0)
         for problem in store.write_problems:
             print(f"warning: {problem}", file=sys.stderr)
