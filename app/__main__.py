@@ -97,7 +97,8 @@ def plain_args(argv: list[str]) -> argparse.Namespace | None:
 def gui_parser() -> argparse.ArgumentParser:
     """The ``a2a-workbench`` (GUI) options; ``--help`` also lists the subcommands. Plain
     argparse errors (exit 2): the GUI is not a scripted command."""
-    lines = [f"  {name:<12} {summary}" for name, summary in SUMMARIES.items()]
+    width = max(map(len, SUMMARIES))  # the longest name (generate-server) sets the column
+    lines = [f"  {name:<{width}}  {summary}" for name, summary in SUMMARIES.items()]
     p = argparse.ArgumentParser(
         prog="a2a-workbench",
         description="A2A Workbench",

@@ -8,7 +8,11 @@ where it is and what it does.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
@@ -84,3 +88,25 @@ def test_links_between_the_pages_resolve() -> None:
             elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
                 broken.append(f"{page.name}: {target} (no such heading)")
     assert not broken, f"links that lead nowhere: {broken}"
+
+
+# `--junit report.xml`, `--out session.yaml`: a file a README command writes where it runs.
+_WRITES = re.compile(r"--(?:junit|out)\s+([\w.-]+)")
+
+
+def test_the_readme_commands_leave_no_untracked_file_in_the_checkout() -> None:
+    """A newcomer runs README's commands in the checkout: `git status` stays clean."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = sorted(set(_WRITES.findall((ROOT / "README.md").read_text(encoding="utf-8"))))
+    assert {"report.xml", "check.xml", "session.yaml"} <= set(written)
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", *written],
+        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert sorted(ignored.stdout.split()) == written
+
+
+def test_the_readme_stays_short() -> None:
+    """The front door: under 300 lines; the rest is in docs/."""
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 300

@@ -89,3 +89,9 @@ def test_help_and_bad_options_are_answered_before_qt(argv: list[str], status: in
     assert "loaded: []" in proc.stderr
     if status == 0:
         assert "usage: a2a-workbench" in proc.stdout and "  send " in proc.stdout
+        # Every command's description starts in one column (generate-server and
+        # push-receiver, longer than the others, pushed theirs out of line).
+        commands = proc.stdout.split("commands (a2a-workbench COMMAND --help):\n")[1]
+        starts = {len(row) - len(row.lstrip()[row.lstrip().index(" ") :].lstrip())
+                  for row in commands.splitlines() if row.strip()}  # fmt: skip
+        assert len(starts) == 1, commands

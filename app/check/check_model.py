@@ -74,7 +74,9 @@ class CheckStarted:
 @dataclass(frozen=True)
 class CheckProgress:
     done: int
+    """Results yielded so far (the card's availability counts as the first)."""
     total: int
+    """Results the run will yield: ``CheckStarted.planned``, in the same units."""
     current: str
     """The check now running, as its title."""
 

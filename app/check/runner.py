@@ -194,7 +194,10 @@ async def _checks(
     plan = _plan(targets, options.only)
     labels = tuple(t.label for t in targets)
     warned_off = [t for t in targets if t.index in ctx.withheld] if _credentials(options) else []
-    count = len(plan) + 1 + len(unspeakable) + len(warned_off)
+    # The card's availability, each interface not spoken and each withheld one are results
+    # too: the progress counts them, so that "N of N checks" is the number of results.
+    before = 1 + len(unspeakable) + len(warned_off)
+    count = before + len(plan)
     yield CheckStarted(options.card_url, view.name, labels, count)
     yield result(_available(options.card_url))
     for label, why in unspeakable:
@@ -205,7 +208,7 @@ async def _checks(
     message = ""
     answered: list[bool] = []
     for done, planned in enumerate(plan):
-        yield CheckProgress(done, len(plan), planned.spec.title)
+        yield CheckProgress(before + done, count, planned.spec.title)
         began = clock.now()
         if reason is EndReason.BUDGET:
             verdict = skipped(f"the run's budget of {options.budget_s:g} s ran out")

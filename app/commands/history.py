@@ -12,7 +12,8 @@ events as the same records ``send`` printed (credentials masked, as they are sto
 only) or as JSON lines of event records, each with ``"exchange": ID``, or as a replay
 fixture (YAML, JSON when FILE ends in ``.json``; docs/FIXTURES.md) with the ``--redact`` values
 (and those of ``--redact-from``, one per line) masked, ids made stable with
-``--stable-ids``, and the Agent Card of ``--card`` (a JSON file) to serve.
+``--stable-ids``, and the Agent Card of ``--card`` (a JSON file) to serve. Written to a
+file, ``export`` says on stderr how many exchanges went where.
 
 Exit statuses: 0 done, 2 the history cannot be opened (or a fixture cannot be written),
 3 usage error (unknown ID, an unreadable --card or --redact-from file).
@@ -25,16 +26,17 @@ import asyncio
 import atexit
 import json
 import sys
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from app.commands.cli import CliUsageError, parser, usage_exit
+from app.commands.cli import CliUsageError, parser, say, usage_exit
 from app.commands.printer import EXIT_OK, EXIT_TRANSPORT, for_terminal, pretty
 from app.history.jsonl_export import event_records, write_jsonl
 from app.history.store import HistoryEntry, HistoryFilter, HistoryStore, HistoryUnavailable
-from app.protocol.events import ExchangeEvent
+from app.protocol.events import ExchangeEnd, ExchangeEvent, Outcome
 from app.protocol.records import line, record
 from app.protocol.request import A2ARequest
 
@@ -72,6 +74,8 @@ async def recorded(
     """``events`` unchanged, each also recorded in the history unless not ``enabled``.
 
     Waits at the end until the exchange is stored, so a finished command has written all.
+    Left before its end (the reader of stdout went away, an interrupt), the entry ends
+    ``cancelled`` with what was fed until then, as the window records a stopped exchange.
     """
     store = shared_store() if enabled else None
     if store is None:
@@ -85,11 +89,16 @@ async def recorded(
         source="cli",
         operation=operation,
     )
+    started = time.monotonic()
+    ended = False
     try:
         async for event in events:
             recorder.feed(event)
+            ended = isinstance(event, ExchangeEnd)
             yield event
     finally:
+        if not ended:
+            recorder.feed(ExchangeEnd(time.monotonic() - started, Outcome.CANCELLED))
         await asyncio.to_thread(recorder.close, 30.0)
         for problem in store.write_problems:
             print(f"warning: {problem}", file=sys.stderr)
@@ -111,7 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="one entry's events")
     show.add_argument("id", type=int)
     show.add_argument("--output", default="jsonl", choices=["jsonl", "pretty"])
-    export = sub.add_parser("export", help="entries as HAR 1.2 or JSON lines")
+    export = sub.add_parser(
+        "export", help="entries as HAR 1.2, JSON lines or a replay fixture (then: replay FILE)"
+    )
     export.add_argument("ids", type=int, nargs="*", metavar="ID")
     export.add_argument("--format", required=True, choices=["har", "jsonl", "fixture"])
     export.add_argument("--out", required=True, metavar="FILE", help="file to write, or -")
@@ -177,6 +188,7 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
     if args.format == "fixture":
         return _export_fixture(args, store, ids)
     out = sys.stdout if args.out == "-" else Path(args.out).open("w", encoding="utf-8")  # noqa: SIM115
+    written = len(ids)
     try:
         if args.format == "jsonl":
             write_jsonl(store, ids, out)
@@ -184,15 +196,26 @@ def _run(args: argparse.Namespace, store: HistoryStore) -> int:
             from app.history.har_export import har_log
 
             document = har_log((e, store.events(e.id)) for i in ids if (e := store.entry(i)))
-            skipped = len(ids) - len(document["log"]["entries"])
+            written = len(document["log"]["entries"])
             json.dump(document, out, ensure_ascii=False, indent=2)
             out.write("\n")
-            if skipped:
+            if skipped := len(ids) - written:
                 print(f"note: {skipped} gRPC entries left out of the HAR", file=sys.stderr)
     finally:
         if out is not sys.stdout:
             out.close()
+    _wrote(args, written)
     return EXIT_OK
+
+
+_KINDS = {"har": "HAR 1.2", "jsonl": "JSON lines", "fixture": "a replay fixture"}
+
+
+def _wrote(args: argparse.Namespace, count: int) -> None:
+    """One line on stderr saying what went where (the file itself is the output; on
+    stdout nothing is added to it)."""
+    if args.out != "-":
+        say(f"history: wrote {count} exchange(s) to {args.out} as {_KINDS[args.format]}")
 
 
 def _fixture_options(args: argparse.Namespace) -> Any:
@@ -231,6 +254,7 @@ def _export_fixture(args: argparse.Namespace, store: HistoryStore, ids: list[int
             return EXIT_TRANSPORT
     for note in fixture.notes:
         print(f"note: {note}", file=sys.stderr)
+    _wrote(args, len(fixture.exchanges))
     return EXIT_OK
 
 

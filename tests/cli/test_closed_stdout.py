@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from app.history.store import HistoryFilter, HistoryStore
+from app.protocol.events import Outcome
+
 pytestmark = pytest.mark.peer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,3 +51,23 @@ def test_a_closed_stdout_ends_quietly_with_status_0(
     done = with_closed_stdout(*args)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
+
+
+def test_a_stream_cut_off_by_a_closed_stdout_is_recorded_as_cancelled(
+    sdk_peer: dict[str, Any],
+) -> None:
+    """Its History entry kept ``outcome: null``, ``duration_ms: null``, ``items: 0``: the end
+    (cancelled) and the items read before the pipe closed are recorded."""
+    args = ["send", sdk_peer["jsonrpc_url"], "--method", "SendStreamingMessage"]
+    done = with_closed_stdout(*args, "--text", "stream 3 10")
+    assert done.returncode == 0, done.stderr
+    store = HistoryStore.open()
+    try:
+        (entry,) = store.entries(HistoryFilter(), limit=10)
+    finally:
+        store.close()
+    assert entry.outcome == Outcome.CANCELLED.value
+    assert entry.duration_ms is not None and entry.duration_ms > 0
+    # The first line written (the request record) broke the pipe: every item the client
+    # read until then is kept, and no more than the agent sent.
+    assert 0 <= entry.items <= 5

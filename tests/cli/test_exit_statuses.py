@@ -142,9 +142,8 @@ def test_verify(sdk_peer: dict[str, Any], dead: str, tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     key = json.loads(jwk.JWK.generate(kty="EC", crv="P-256", kid="another").export_public())
     other.write_text(json.dumps({"keys": [key]}), encoding="utf-8")
-    assert (
-        cli("verify", card_url, "--jwks", str(other)).returncode == 4
-    )  # no trusted key (exit 4, not invalid)
+    # No trusted key: exit 4, not invalid.
+    assert cli("verify", card_url, "--jwks", str(other)).returncode == 4
     unsigned = tmp_path / "unsigned.json"
     card = httpx.get(card_url, timeout=10).json()
     card.pop("signatures", None)

@@ -211,9 +211,21 @@ def test_cli_records_lists_shows_exports(sdk_peer_token: dict[str, Any], tmp_pat
     assert shown.stdout == sent.stdout  # the very records send printed
     assert _cli("history", "show", "999").returncode == 3
     har_file, jsonl_file = tmp_path / "out.har", tmp_path / "out.jsonl"
-    assert _cli("history", "export", "--format", "har", "--out", str(har_file)).returncode == 0
-    assert _cli("history", "export", str(entry["id"]), "--format", "jsonl",
-                "--out", str(jsonl_file)).returncode == 0  # fmt: skip
+    fixture_file = tmp_path / "session.yaml"
+    exported = [
+        _cli("history", "export", "--format", "har", "--out", str(har_file)),
+        _cli("history", "export", str(entry["id"]), "--format", "jsonl", "--out", str(jsonl_file)),
+        _cli("history", "export", "--format", "fixture", "--out", str(fixture_file)),
+    ]
+    assert [e.returncode for e in exported] == [0, 0, 0]
+    # It printed nothing on success; now one line says what went where, as other tools do.
+    assert [e.stderr for e in exported] == [
+        f"history: wrote 1 exchange(s) to {har_file} as HAR 1.2\n",
+        f"history: wrote 1 exchange(s) to {jsonl_file} as JSON lines\n",
+        f"history: wrote 1 exchange(s) to {fixture_file} as a replay fixture\n",
+    ]
+    assert _cli("history", "export", "--format", "jsonl", "--out", "-").stderr == ""
+    assert "fixture" in _cli("history", "--help").stdout  # it said "HAR 1.2 or JSON lines"
     jsonschema.validate(json.loads(har_file.read_text()), HAR_SCHEMA)
     lines = [json.loads(line) for line in jsonl_file.read_text().splitlines()]
     assert [{k: v for k, v in r.items() if k != "exchange"} for r in lines] == [

@@ -183,12 +183,18 @@ async def test_check_agent_reports_findings_with_sections_and_tck(
         report = data(
             await client.call_tool(
                 "check_agent",
-                {"card_url": sdk_peer["base_url"], "only": ["card", "core"], "interface": 0},
+                {
+                    "card_url": sdk_peer["base_url"],
+                    "only": ["card", "core"],
+                    "interface": 0,
+                    "include": "all",
+                },
                 progress_callback=on_progress,
             )
         )
         last = await client.read_resource("a2a-wb://check/last")
     assert report["reason"] == "completed" and report["summary"]["fail"] == 0, report
+    assert report["left_out"] == 0
     assert report["agent"] == "A2A Workbench demo agent"
     assert progress, "no progress while checking"
     by_id = {f["id"]: f for f in report["findings"]}
@@ -196,6 +202,31 @@ async def test_check_agent_reports_findings_with_sections_and_tck(
     sent = [f for f in report["findings"] if f["exchanges"]]
     assert sent, "no finding names its History entries"
     assert json.loads(last.contents[0].text)["findings"] == report["findings"]  # type: ignore[union-attr]
+
+
+async def test_check_agent_lists_only_the_problems_unless_asked_for_all(
+    js_peer: dict[str, Any],
+) -> None:
+    """A full report of a healthy agent was ~95 KB of passes and n/a: by default only
+    failures and warnings are listed, the summary still counts every result."""
+    async with stdio() as client:
+        report = data(
+            await client.call_tool(
+                "check_agent", {"card_url": js_peer["base_url"], "interface": 0, "only": ["errors"]}
+            )
+        )
+        last = json.loads(
+            (await client.read_resource("a2a-wb://check/last")).contents[0].text  # type: ignore[union-attr]
+        )
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    statuses = {f["status"] for f in report["findings"]}
+    assert statuses <= {"fail", "warn"}, statuses
+    counted = sum(report["summary"].values())
+    assert report["left_out"] == counted - len(report["findings"]) > 0
+    assert report["summary"]["pass"] > 0  # the passes are counted, not listed
+    assert len(last["findings"]) == counted  # the resource keeps every result
+    schema = tools["check_agent"].input_schema["properties"]["include"]
+    assert schema["default"] == "problems" and set(schema["enum"]) == {"problems", "all"}
 
 
 async def test_explain_versions_and_the_prompts() -> None:

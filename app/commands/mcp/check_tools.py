@@ -4,11 +4,16 @@ It runs :func:`app.check.runner.run_check` as ``check`` does: every exchange is 
 the history (each finding names its entries), progress is reported check by check, and the
 report is kept as the ``a2a-wb://check/last`` resource. Before anything is sent, every
 interface the card names must be on the allow-list: a card is text its server wrote.
+
+The result lists the failures and warnings (``include="problems"``, the default) with the
+counts of everything: a full run on a healthy agent is ~200 passes and n/a, ~95 KB that
+would fill a model's context with nothing to act on. ``include="all"`` lists every result;
+the resource always holds them all.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urljoin
 
 from mcp.server import MCPServer
@@ -34,7 +39,8 @@ from app.protocol.card.read import examine, read_card
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
 
-"""The a2a-tck category each check covers (docs/CHECKS.md)."""
+_JUDGED = ("fail", "warn")
+"""The statuses a default report lists: what the agent's author has to act on."""
 
 
 class CheckFinding(BaseModel):
@@ -65,7 +71,13 @@ class CheckReport(BaseModel):
     message: str = ""
     elapsed_ms: float = 0.0
     findings: list[CheckFinding] = Field(
-        description="Every result, failures and warnings first, then the rest in run order."
+        description="Failures and warnings (include='problems'), or every result, failures "
+        "and warnings first, then the rest in run order (include='all')."
+    )
+    left_out: int = Field(
+        0,
+        description="Results not listed in findings (passes, skips, n/a with "
+        "include='problems'); counted in summary, listed by a2a-wb://check/last.",
     )
 
 
@@ -93,13 +105,22 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
         budget: Annotated[
             float, Field(gt=0, le=600, description="Seconds for the whole run.")
         ] = 120.0,
+        include: Annotated[
+            Literal["problems", "all"],
+            Field(
+                description="'problems' (default): only failures and warnings in findings, "
+                "with the counts of all; 'all': every result (passes and n/a too)."
+            ),
+        ] = "problems",
     ) -> CheckReport:
         """Check an agent against its own Agent Card on every interface and binding: the
         card's fields, each interface answering, send/get/list answers of the right shape,
         A2A errors in each binding's form, streaming, push notifications, the extended
         card, declared security, and parity between bindings. Returns a summary and every
         finding with its spec section, a2a-tck category and the History entries of the
-        exchanges behind it. Sends real messages to the agent; reports progress."""
+        exchanges behind it; by default only the failures and warnings are listed (the
+        summary counts every result; include='all' lists them all). Sends real messages to
+        the agent; reports progress."""
         await _check_interfaces(state, card_url, interface, timeout)
         credential = resolve(auth, state)
         if "://" in card_url:
@@ -136,7 +157,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
                 ended = event
         report = _report(card_url, started, results, ended)
         state.last_check = report.model_dump(mode="json")
-        return report
+        return report if include == "all" else _problems_only(report)
 
     add_tool(server, check_agent, title="Check an agent against its card", read_only=False,
              open_world=True, destructive=True)  # fmt: skip
@@ -166,6 +187,13 @@ async def _check_interfaces(
             state.hosts.check(url, f"the card's {iface.binding} interface")
 
 
+def _problems_only(report: CheckReport) -> CheckReport:
+    """``report`` listing only its failures and warnings; the counts stay whole."""
+    problems = [f for f in report.findings if f.status in _JUDGED]
+    left_out = len(report.findings) - len(problems)
+    return report.model_copy(update={"findings": problems, "left_out": left_out})
+
+
 def _report(
     card_url: str,
     started: CheckStarted | None,
@@ -179,9 +207,8 @@ def _report(
             interface=r.interface, exchanges=list(r.exchanges),
         )  # fmt: skip
 
-    judged = ("fail", "warn")
-    ordered = [r for r in results if r.status.value in judged]
-    ordered += [r for r in results if r.status.value not in judged]
+    ordered = [r for r in results if r.status.value in _JUDGED]
+    ordered += [r for r in results if r.status.value not in _JUDGED]
     return CheckReport(
         card_url=card_url,
         agent=started.agent_name if started else "",
