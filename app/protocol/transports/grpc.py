@@ -384,7 +384,7 @@ async def _streaming_call(parts: _Call) -> AsyncGenerator[EventBatch, None]:
     except BaseException:
         channel.close()
         raise
-    reader = ThreadedReader(lambda: _stream(call, clock), channel.close)
+    reader = ThreadedReader(lambda: _stream(call, clock), channel.close, _weight)
     batches = reader.batches()
     head_sent = False
     try:
@@ -453,6 +453,11 @@ def _stream(call: Any, clock: Clock) -> Iterator[ExchangeEvent]:
             continue
         raw, value = to_json(response)
         yield StreamItem(clock.now(), seq, raw, value, info=classify_frame(value, "", "", raw))
+
+
+def _weight(event: ExchangeEvent) -> int:
+    """An event's bytes, for the reader's read-ahead bound (a message may be megabytes)."""
+    return len(event.raw) if type(event) is StreamItem else 0
 
 
 def _undecodable(reply: _Undecodable, clock: Clock, trailers: Headers) -> ExchangeError:
