@@ -186,18 +186,17 @@ def _task_info(task: dict[str, Any]) -> ItemInfo:
         for a in artifacts
         if isinstance(a, dict) and a.get("artifactId")
     )
-    info = ItemInfo.lazy(
+    # Summarised now, not when read: a lazy summary would keep the task alive, artifacts
+    # and all (a 25 MiB result the big body views let go of).
+    return ItemInfo(
         ItemKind.TASK,
         _str(task.get("id")),
         _str(task.get("contextId")),
         normalize_state(raw_state),
         str(raw_state),
-        None,
-        _task_summary,
-        task,
+        summary=_task_summary(task),
+        artifact_ids=ids,
     )
-    info.artifact_ids = ids
-    return info
 
 
 def _task_summary(task: dict[str, Any]) -> str:
@@ -216,15 +215,12 @@ def _task_summary(task: dict[str, Any]) -> str:
 
 
 def _message_info(message: dict[str, Any]) -> ItemInfo:
-    return ItemInfo.lazy(
+    # Summarised now: a message (a unary result) may carry megabytes of parts.
+    return ItemInfo(
         ItemKind.MESSAGE,
         _str(message.get("taskId")),
         _str(message.get("contextId")),
-        None,
-        "",
-        None,
-        _message_summary,
-        message,
+        summary=_message_summary(message),
     )
 
 
@@ -236,7 +232,9 @@ def _message_summary(message: dict[str, Any]) -> str:
 
 def _status_info(event: dict[str, Any]) -> ItemInfo:
     # The most frequent item of a long stream (progress updates): kept lean, its summary
-    # written only when read (the timeline derives its own when it paints a row).
+    # written only when read (the timeline derives its own when it paints a row). Only here:
+    # a status update holds a status, while a task, a message or an artifact update may hold
+    # megabytes that a lazy summary would keep alive.
     status = event.get("status")
     raw_state = status.get("state", "") if isinstance(status, dict) else ""
     final = event.get("final")
@@ -272,20 +270,16 @@ def _status_summary(event: dict[str, Any]) -> str:
 def _artifact_info(event: dict[str, Any]) -> ItemInfo:
     artifact = _dict(event.get("artifact"))
     final = event.get("final")
-    info = ItemInfo.lazy(
+    return ItemInfo(
         ItemKind.ARTIFACT_UPDATE,
         _str(event.get("taskId")),
         _str(event.get("contextId")),
-        None,
-        "",
-        final if isinstance(final, bool) else None,
-        _artifact_summary,
-        event,
+        final=final if isinstance(final, bool) else None,
+        summary=_artifact_summary(event),
+        artifact_id=_str(artifact.get("artifactId")),
+        append=event.get("append") is True,
+        last_chunk=event.get("lastChunk") is True,
     )
-    info.artifact_id = _str(artifact.get("artifactId"))
-    info.append = event.get("append") is True
-    info.last_chunk = event.get("lastChunk") is True
-    return info
 
 
 def _artifact_summary(event: dict[str, Any]) -> str:
