@@ -103,7 +103,7 @@ bundle: $(BUNDLE_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BUNDLE_PY) packaging/smoke.py $(BUNDLE_EXE)
 
 bench: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py
+	QT_QPA_PLATFORM=offscreen $(PY) bench/startup.py --scale
 	QT_QPA_PLATFORM=offscreen $(PY) bench/large_body.py --scale
 	QT_QPA_PLATFORM=offscreen $(PY) bench/editor.py --runs 3
 	QT_QPA_PLATFORM=offscreen $(PY) bench/stream.py --runs 5 --scale --soak

@@ -56,7 +56,7 @@ def mask_event(event: ExchangeEvent, secrets: tuple[str, ...]) -> ExchangeEvent:
                 return event
             info = event.info
             if info is not None:
-                info = info._replace(summary=redact(info.summary, secrets))
+                info = info.with_summary(redact(info.summary, secrets))
             return dataclasses.replace(
                 event,
                 raw=raw,

@@ -17,7 +17,12 @@ from app.protocol import exchange
 from app.protocol.events import ErrorKind, ExchangeEnd, ExchangeError, Outcome, StreamItem
 from app.protocol.methods.catalog import TemplateContext, find_method
 from app.protocol.request import A2ARequest, render_body
-from app.protocol.transports.grpc_reader import BATCH_ITEMS, WAITING_ITEMS, ThreadedReader
+from app.protocol.transports.grpc_reader import (
+    BATCH_ITEMS,
+    WAITING_BYTES,
+    WAITING_ITEMS,
+    ThreadedReader,
+)
 from app.protocol.types import Binding, ProtocolVersion
 from tests.helpers.grpc_server import no_reader_threads, reader_threads
 
@@ -62,6 +67,25 @@ async def test_the_thread_reads_no_further_ahead_than_the_bound() -> None:
     assert read[0] <= 2 * WAITING_ITEMS + 1
     rest = [n async for batch in batches for n in batch]
     assert first + rest == list(range(WAITING_ITEMS * 10))
+
+
+async def test_the_thread_reads_no_further_ahead_than_the_bound_in_bytes() -> None:
+    """Big messages: the read-ahead stops at its bytes long before its count."""
+    size = WAITING_BYTES // 4
+    read = [0]
+
+    def produce() -> Iterator[bytes]:
+        for n in range(40):
+            read[0] = n + 1
+            yield bytes([n]) * size
+
+    batches = ThreadedReader(produce, lambda: None, len).batches()
+    first = await batches.__anext__()
+    await asyncio.sleep(0.2)  # the consumer does not take: the thread waits at the bound
+    # What it took, four more (the bound), the one in its hand.
+    assert read[0] <= len(first) + 4 + 1 < 40
+    rest = [item async for batch in batches for item in batch]
+    assert [item[0] for item in first + rest] == list(range(40))
 
 
 async def test_closing_the_consumer_ends_a_thread_blocked_in_its_source() -> None:

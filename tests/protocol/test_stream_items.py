@@ -119,3 +119,21 @@ def test_long_summaries_are_one_line_and_cut() -> None:
     text = "line\n" * 100
     info = classify_json({"message": {"role": "ROLE_AGENT", "parts": [{"text": text}]}})
     assert "\n" not in info.summary and len(info.summary) <= 160
+
+
+def test_a_task_message_or_artifact_update_is_not_kept_alive_by_its_classification() -> None:
+    """Their summaries are written at once: a lazy one would keep the whole object (a
+    25 MiB result whose value the big body views let go of); only a status update's waits."""
+    import gc
+
+    big = [{"artifactId": "a", "parts": [{"text": "x" * 1000}]}]
+    task = {"id": "t", "contextId": "c", "status": {"state": "working"}, "artifacts": big}
+    message = {"messageId": "m", "role": "agent", "parts": [{"text": "hi"}]}
+    update = {"taskId": "t", "artifact": big[0]}
+    for value in (task, message, update):
+        info = classify_json(value)
+        held = gc.get_referents(info)
+        held += [inner for item in held if isinstance(item, tuple) for inner in item]
+        assert not any(item is value for item in held), value
+    status = {"taskId": "t", "contextId": "c", "status": {"state": "working"}}
+    assert classify_json({"statusUpdate": status}).summary == "working"

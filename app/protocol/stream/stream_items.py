@@ -186,8 +186,24 @@ def _task_info(task: dict[str, Any]) -> ItemInfo:
         for a in artifacts
         if isinstance(a, dict) and a.get("artifactId")
     )
-    text = _message_text(status.get("message"))
+    # Summarised now, not when read: a lazy summary would keep the task alive, artifacts
+    # and all (a 25 MiB result the big body views let go of).
+    return ItemInfo(
+        ItemKind.TASK,
+        _str(task.get("id")),
+        _str(task.get("contextId")),
+        normalize_state(raw_state),
+        str(raw_state),
+        summary=_task_summary(task),
+        artifact_ids=ids,
+    )
+
+
+def _task_summary(task: dict[str, Any]) -> str:
+    status = _dict(task.get("status"))
+    raw_state = status.get("state", "")
     state = normalize_state(raw_state)
+    text = _message_text(status.get("message"))
     summary = f"task {state.value if state else raw_state or '?'}"
     if text:
         summary += f" · {text}"
@@ -195,78 +211,87 @@ def _task_info(task: dict[str, Any]) -> ItemInfo:
         first = _message_text(task["history"][0])
         if first:
             summary += f" · history: {first}"
-    return ItemInfo(
-        ItemKind.TASK,
-        task_id=_str(task.get("id")),
-        context_id=_str(task.get("contextId")),
-        state=state,
-        raw_state=str(raw_state),
-        summary=_one_line(summary),
-        artifact_ids=ids,
-    )
+    return _one_line(summary)
 
 
 def _message_info(message: dict[str, Any]) -> ItemInfo:
-    role = _str(message.get("role")).lower().removeprefix("role_")
-    text = _message_text(message)
+    # Summarised now: a message (a unary result) may carry megabytes of parts.
     return ItemInfo(
         ItemKind.MESSAGE,
-        task_id=_str(message.get("taskId")),
-        context_id=_str(message.get("contextId")),
-        summary=_one_line(f"{role or 'message'}: {text}" if text else role or "message"),
+        _str(message.get("taskId")),
+        _str(message.get("contextId")),
+        summary=_message_summary(message),
     )
 
 
+def _message_summary(message: dict[str, Any]) -> str:
+    role = _str(message.get("role")).lower().removeprefix("role_")
+    text = _message_text(message)
+    return _one_line(f"{role or 'message'}: {text}" if text else role or "message")
+
+
 def _status_info(event: dict[str, Any]) -> ItemInfo:
-    # The most frequent item of a long stream (progress updates): kept lean.
+    # The most frequent item of a long stream (progress updates): kept lean, its summary
+    # written only when read (the timeline derives its own when it paints a row). Only here:
+    # a status update holds a status, while a task, a message or an artifact update may hold
+    # megabytes that a lazy summary would keep alive.
+    status = event.get("status")
+    raw_state = status.get("state", "") if isinstance(status, dict) else ""
+    final = event.get("final")
+    task_id = event.get("taskId")
+    context_id = event.get("contextId")
+    return ItemInfo.lazy(
+        ItemKind.STATUS_UPDATE,
+        task_id if isinstance(task_id, str) else "",
+        context_id if isinstance(context_id, str) else "",
+        normalize_state(raw_state),
+        raw_state if isinstance(raw_state, str) else str(raw_state),
+        final if isinstance(final, bool) else None,
+        _status_summary,
+        event,
+    )
+
+
+def _status_summary(event: dict[str, Any]) -> str:
     status = event.get("status")
     if not isinstance(status, dict):
         status = {}
     raw_state = status.get("state", "")
     state = normalize_state(raw_state)
     text = _message_text(status.get("message"))
-    final = event.get("final")
-    if not isinstance(final, bool):
-        final = None
     summary = _STATE_TEXT[state] if state else str(raw_state or "?")
     if text:
         summary = f"{summary} · {text}"
-    if final:
+    if event.get("final") is True:
         summary += " · final"
-    task_id = event.get("taskId")
-    context_id = event.get("contextId")
-    return ItemInfo(
-        ItemKind.STATUS_UPDATE,
-        task_id if isinstance(task_id, str) else "",
-        context_id if isinstance(context_id, str) else "",
-        state,
-        raw_state if isinstance(raw_state, str) else str(raw_state),
-        final,
-        _one_line(summary),
-    )
+    return _one_line(summary)
 
 
 def _artifact_info(event: dict[str, Any]) -> ItemInfo:
     artifact = _dict(event.get("artifact"))
+    final = event.get("final")
+    return ItemInfo(
+        ItemKind.ARTIFACT_UPDATE,
+        _str(event.get("taskId")),
+        _str(event.get("contextId")),
+        final=final if isinstance(final, bool) else None,
+        summary=_artifact_summary(event),
+        artifact_id=_str(artifact.get("artifactId")),
+        append=event.get("append") is True,
+        last_chunk=event.get("lastChunk") is True,
+    )
+
+
+def _artifact_summary(event: dict[str, Any]) -> str:
+    artifact = _dict(event.get("artifact"))
     name = _str(artifact.get("name")) or _str(artifact.get("artifactId"))
     text = _parts_text(artifact.get("parts"))
-    append = event.get("append") is True
-    last = event.get("lastChunk") is True
     summary = f"artifact {name or '?'}"
-    if append:
+    if event.get("append") is True:
         summary += " (append)"
     if text:
         summary += f" · {text}"
-    return ItemInfo(
-        ItemKind.ARTIFACT_UPDATE,
-        task_id=_str(event.get("taskId")),
-        context_id=_str(event.get("contextId")),
-        final=event.get("final") if isinstance(event.get("final"), bool) else None,
-        summary=_one_line(summary),
-        artifact_id=_str(artifact.get("artifactId")),
-        append=append,
-        last_chunk=last,
-    )
+    return _one_line(summary)
 
 
 def _error_info(error: Any) -> ItemInfo:

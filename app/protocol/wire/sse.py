@@ -32,15 +32,15 @@ Where a debugger needs to see more than a browser would:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
-class SseEvent:
-    """One frame of an event stream.
+class SseEvent(NamedTuple):
+    """One frame of an event stream (a named tuple: one is made per frame of a fast stream,
+    at a third of a frozen dataclass's cost).
 
     Attributes:
         raw: the frame's bytes as received (including the blank line that ended it).

@@ -110,7 +110,9 @@ class TemplatePane(QWidget):
             at = self.diff_view.verticalScrollBar().value()
             self.diff_view.set_text(diff)
             self.diff_view.verticalScrollBar().setValue(at)
-        self.tabs.setTabText(1, f"Changes ({changed})" if changed else "Changes")
+        title = f"Changes ({changed})" if changed else "Changes"
+        if self.tabs.tabText(1) != title:  # a new title lays the window out again (~5 ms a key)
+            self.tabs.setTabText(1, title)
         if changed and reveal:
             self.tabs.setCurrentWidget(self.diff_view)
         elif not changed:

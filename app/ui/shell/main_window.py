@@ -200,15 +200,13 @@ class MainWindow(QMainWindow):
         return self._http
 
     async def warm_up(self) -> None:
-        """Build the TLS context off the GUI thread so the first Send does not stall, and
-        collect what building the window left (tens of thousands of young objects: the
-        first collection, ~35 ms, fell into the first exchange)."""
+        """Build the TLS context and load httpx's transport off the GUI thread so the first
+        Send does not stall, and collect what building the window left (tens of thousands
+        of young objects: the first collection, ~35 ms, fell into the first exchange)."""
         if self._tls is None:
             import asyncio
 
-            import httpx
-
-            self._tls = await asyncio.to_thread(httpx.create_ssl_context)
+            self._tls = await asyncio.to_thread(_prepare_http)
             from app.ui.shell.gui_gc import collect_due
 
             collect_due()
@@ -385,6 +383,16 @@ class MainWindow(QMainWindow):
             self.spec.actions.confirm_quit(self.close_requested.emit)
             return
         self.close_requested.emit()
+
+
+def _prepare_http() -> ssl.SSLContext:
+    """The TLS context, and the modules httpx loads on its first request (its transport,
+    httpcore, on anyio's asyncio backend: ~50 modules, ~30 ms the first Send waited for)."""
+    import anyio._backends._asyncio  # noqa: F401  # anyio picks its backend at the first call
+    import httpcore  # noqa: F401
+    import httpx
+
+    return httpx.create_ssl_context()
 
 
 class _Defaulting(dict[str, Any]):

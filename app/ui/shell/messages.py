@@ -8,10 +8,12 @@ details* button beside the message (an internal error's traceback, app/ui/shell/
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QPushButton, QStatusBar
+from typing import TYPE_CHECKING
 
-from app.ui.shell.plain_text import shown
+from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:  # the bridge is made before the first paint: these load on first use
+    from PySide6.QtWidgets import QPushButton, QStatusBar
 
 
 class MessageBridge(QObject):
@@ -33,6 +35,9 @@ class MessageBridge(QObject):
     def show(self, text: str, timeout_ms: int = 0) -> None:
         """Show ``text`` for ``timeout_ms`` (0: until the next message); messages quote
         agents and files, so their control characters are shown as escapes, on one line."""
+        # Imported here: plain_text builds Qt's enums (~25 ms), not needed for the first paint.
+        from app.ui.shell.plain_text import shown
+
         text = shown(text, multiline=False)
         self._status_bar.showMessage(text, timeout_ms)
         self.shown.emit(text, timeout_ms)
@@ -63,6 +68,8 @@ class MessageBridge(QObject):
 
     def _button(self) -> QPushButton:
         if self._copy_button is None:
+            from PySide6.QtWidgets import QPushButton
+
             self._copy_button = QPushButton("Copy details")
             self._copy_button.setObjectName("copyDetailsButton")
             self._copy_button.setFlat(True)

@@ -84,7 +84,7 @@ class TimelineHeader(QWidget):
         # re-layout (size hints all the way up to the tab) cost ~8 ms per batch, more than
         # painting the batch.
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._fit_count("0 rows · 0 events")
+        self._fit_count("0 rows · 0 events", "0 rows · 0 events")
 
         self.context_edit = IdField("timelineContextIdEdit", "context id")
         self.task_edit = IdField("timelineTaskIdEdit", "task id")
@@ -164,10 +164,10 @@ class TimelineHeader(QWidget):
         self.context_edit.set_id(session.context_id)
         self.task_edit.set_id(session.task_id)
         events = session.event_count
-        count = f"{rows:,} row{'s' * (rows != 1)} · {events:,} event{'s' * (events != 1)}"
+        count = _count_text(rows, events)
         if count != self.count_label.text():
             if not rows or len(count) != len(self.count_label.text()):
-                self._fit_count(count)
+                self._fit_count(count, _count_text(rows * 100, events * 100))
             self.count_label.setText(count)
         ending = session.ending
         if session.running:
@@ -213,18 +213,31 @@ class TimelineHeader(QWidget):
         self.copy_button.setEnabled(has_task)
         self.copy_context_button.setEnabled(bool(session.context_id))
 
-    def _fit_count(self, text: str) -> None:
-        # Digits all have one width: the label is resized only when the text's length
-        # changes (a few times per stream), back to small when a new stream starts.
-        width = self.count_label.fontMetrics().horizontalAdvance(text) + 8
-        if width > self.count_label.width() or text.startswith("0 rows"):
-            self.count_label.setFixedSize(width, self.count_label.sizeHint().height())
+    def _fit_count(self, text: str, room: str) -> None:
+        # Digits all have one width: the label is measured only when the text's length
+        # changes, and made wide enough for ``room`` (a hundred times the count) when
+        # ``text`` no longer fits: each resize lays the window out again from this header
+        # up (four frames of the whole tab in a row), so a stream resizes it three times on
+        # its way to ten million events, not at every digit. Back to small when a new
+        # stream starts.
+        metrics = self.count_label.fontMetrics()
+        if text.startswith("0 rows"):
+            width = metrics.horizontalAdvance(text) + 8
+        elif metrics.horizontalAdvance(text) + 8 > self.count_label.width():
+            width = metrics.horizontalAdvance(room) + 8
+        else:
+            return
+        self.count_label.setFixedSize(width, self.count_label.sizeHint().height())
 
     @staticmethod
     def _copy(field: IdField, button: QToolButton) -> None:
         if field.text():
             field.copy_id()
             QToolTip.showText(QCursor.pos(), "Copied", button)
+
+
+def _count_text(rows: int, events: int) -> str:
+    return f"{rows:,} row{'s' * (rows != 1)} · {events:,} event{'s' * (events != 1)}"
 
 
 def _finished_tip(state: TaskState | None, why: str) -> str:
