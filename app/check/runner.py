@@ -104,6 +104,10 @@ class CheckOptions:
     card_auth: bool = False
     """Send the run's credentials to the card URL too (on its own origin only): a card
     behind them (``--card-auth``)."""
+    card: CardRead | None = None
+    """The card already read from ``card_url``, checked as it is rather than read again: a
+    caller that vetted its interfaces (the MCP server's allow-list) must get the run it
+    vetted, not the one of a card its server changed meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -375,6 +379,8 @@ def _absolute(url: str, binding: str, card_url: str) -> str:
 
 
 async def _read(options: CheckOptions) -> CardRead:
+    if options.card is not None:
+        return options.card
     path = Path(options.card_url)
     if "://" not in options.card_url and path.is_file():
         return await asyncio.to_thread(read_card, path)

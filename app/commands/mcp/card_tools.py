@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from app.commands.card import check as card_records
 from app.commands.card import fetch
-from app.commands.mcp.local_files import local_file
+from app.commands.mcp.local_files import local_file, read_local
 from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import add_tool
 from app.errors import UsageError
@@ -144,10 +144,7 @@ def _jwks_text(jwks: dict[str, Any] | None, jwks_path: str | None) -> bytes:
         raise UsageError("give the JWKS either inline (`jwks`) or as a file (`jwks_path`)")
     if jwks is not None:
         return json.dumps(jwks).encode("utf-8")
-    try:
-        return local_file(jwks_path or "").read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read the JWKS {jwks_path}: {exc.strerror or exc}") from exc
+    return read_local(jwks_path or "", MAX_INLINE_BYTES)
 
 
 def _signature(result: SignatureResult) -> SignatureReport:

@@ -35,7 +35,8 @@ from app.commands.mcp.mcp_state import ServerState
 from app.commands.mcp.tool_registry import ToolContext, add_tool
 from app.commands.oauth import CliOAuth
 from app.errors import UsageError
-from app.protocol.card.read import examine, read_card
+from app.protocol.bindings import traits
+from app.protocol.card.read import CardRead, examine, read_card
 from app.protocol.net.auth import AuthConfig
 from app.protocol.oauth import OAuthError
 
@@ -121,7 +122,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
         exchanges behind it; by default only the failures and warnings are listed (the
         summary counts every result; include='all' lists them all). Sends real messages to
         the agent; reports progress."""
-        await _check_interfaces(state, card_url, interface, timeout)
+        reading = await _check_interfaces(state, card_url, interface, timeout)
         credential = resolve(auth, state)
         if "://" in card_url:
             check_target(credential, card_url)
@@ -142,6 +143,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
             budget_s=budget,
             history=shared_store(),
             only=tuple(only),
+            card=reading,
         )
         started: CheckStarted | None = None
         results: list[CheckResult] = []
@@ -165,11 +167,13 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
 
 async def _check_interfaces(
     state: ServerState, card_url: str, interface: int | None, timeout: float
-) -> None:
-    """Refuse a card whose interfaces (the one chosen, or all) are not all allowed.
+) -> CardRead:
+    """The card, read once, refused when its interfaces (the one chosen, or all) are not
+    all allowed; the run checks this reading (a card read again may name other hosts).
 
     Raises:
-        HostRefused: the card's host or one of its interfaces' hosts is not allowed.
+        HostRefused: the card's host or one of its interfaces' hosts is not allowed, or an
+            interface starts a command or reaches a socket file.
     """
     if "://" in card_url:
         state.hosts.check(card_url, "the card URL")
@@ -178,13 +182,20 @@ async def _check_interfaces(
         reading = read_card(local_file(card_url))
     view = examine(reading).view
     if view is None:
-        return  # no card, nothing will be sent: the run reports it
+        return reading  # no card, nothing will be sent: the run reports it
     chosen = [i for n, i in enumerate(view.interfaces) if interface is None or n == interface]
     base = card_url if "://" in card_url else ""
     for iface in chosen:
         url = urljoin(base, iface.url) if base and "://" not in iface.url else iface.url
-        if host_of(url):
-            state.hosts.check(url, f"the card's {iface.binding} interface")
+        what = f"the card's {iface.binding} interface"
+        binding = iface.known_binding
+        # A command or a socket file is refused; a relative URL no run can call is let be.
+        local = binding is not None and (traits(binding).launches or not traits(binding).url.host)
+        if binding is not None and (local or host_of(url)):
+            state.hosts.check_binding(binding, url, what, own=False)
+        elif host_of(url):
+            state.hosts.check(url, what)
+    return reading
 
 
 def _problems_only(report: CheckReport) -> CheckReport:

@@ -179,6 +179,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
         it; each request's assertions are judged. Returns each exchange, assertion and
         capture; reports progress per request."""
         doc = load(collection)
+        own = is_known((doc.path or Path(collection)).resolve())
         ops = select(doc.operations(), operations)
         if not ops:
             raise UsageError(f"{collection}: no saved A2A requests (operations with x-a2a)")
@@ -197,7 +198,9 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
             try:
                 sendable = to_a2a_request(op.request, resolver)
                 request = sendable.request
-                state.hosts.check(request.endpoint, f"{op_id}'s endpoint")
+                state.hosts.check_binding(
+                    request.binding, request.endpoint, f"{op_id}'s endpoint", own=own
+                )
                 if sendable.oauth is not None:
                     state.hosts.check(sendable.oauth.token_url, "the OAuth token endpoint")
                     state.ledger.add([sendable.oauth.client_secret])

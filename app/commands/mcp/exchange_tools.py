@@ -223,7 +223,7 @@ async def _exchange(
     """Compose, check, authorise and send ``inputs``; the shape problems a forced body has
     are returned with the result."""
     check_headers(dict(inputs.headers))
-    state.hosts.check(inputs.endpoint, "the interface URL")
+    state.hosts.check_binding(inputs.binding, inputs.endpoint, "the interface URL", own=False)
     credential = resolve(auth, state)
     check_target(credential, inputs.endpoint)
     body = compose_body(inputs)

@@ -67,9 +67,12 @@ def open_collection(path: str) -> SpecDocument:
 
     Raises:
         SpecError: the file cannot be read or is no OpenAPI document.
-        UsageError: the path is the workbench's secrets file.
+        UsageError: a file no tool reads (:func:`~app.commands.mcp.local_files.local_file`)
+            that is not one of the user's collections.
     """
-    return load(local_file(path))
+    given = Path(path).expanduser()
+    # The user's own collections may live anywhere (a pipx install's examples under ~/.local).
+    return load(given if is_known(given) else local_file(path))
 
 
 def saved_endpoint_hosts(path: Path) -> frozenset[str]:

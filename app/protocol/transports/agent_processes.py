@@ -19,20 +19,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shlex
+import signal
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.protocol.request import DEFAULT_MAX_RESPONSE_BYTES
 from app.protocol.transports.line_channel import BUFFER, LineReader
 from app.protocol.wire.a2a_errors import UsageError
-from app.protocol.wire.carrier_frames import CarrierReply, reply_id
+from app.protocol.wire.carrier_frames import CarrierReply, oversize_reply, reply_id
 
 log = logging.getLogger(__name__)
 
 STDERR_LINES = 2000
 """Stderr lines kept per agent."""
+STDERR_LINE_BYTES = 4096
+"""The most of one stderr line kept (a longer one is cut, the rest skipped)."""
 STOP_GRACE_S = 5.0
 """Seconds an agent has to exit after its stdin closes, then after SIGTERM."""
 
@@ -49,6 +54,7 @@ class _Waiting:
 
     request_id: Any
     streaming: bool
+    cap: int = DEFAULT_MAX_RESPONSE_BYTES
     replies: asyncio.Queue[CarrierReply | None] = field(default_factory=asyncio.Queue)
     abandoned: bool = False
 
@@ -69,6 +75,8 @@ class AgentProcess:
         self._loop = asyncio.get_running_loop()
         self._waiting: list[_Waiting] = []
         self._send_lock = asyncio.Lock()
+        assert proc.stdout is not None
+        self._lines = LineReader(proc.stdout, DEFAULT_MAX_RESPONSE_BYTES)
         self._tasks = [
             asyncio.create_task(self._read_stdout(), name=f"stdio agent stdout {proc.pid}"),
             asyncio.create_task(self._read_stderr(), name=f"stdio agent stderr {proc.pid}"),
@@ -90,20 +98,39 @@ class AgentProcess:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
-        return self._proc.returncode is None and loop is self._loop and not self._loop.is_closed()
+        return (
+            self._proc.returncode is None
+            and not self._tasks[0].done()  # its stdout ended before it was reaped
+            and loop is self._loop
+            and not self._loop.is_closed()
+        )
 
-    async def request(self, frame: bytes, request_id: Any, *, streaming: bool) -> _Waiting:
-        """Write ``frame`` as one line; the returned entry receives its replies.
+    async def request(
+        self,
+        frame: bytes,
+        request_id: Any,
+        *,
+        streaming: bool,
+        cap: int = DEFAULT_MAX_RESPONSE_BYTES,
+    ) -> _Waiting:
+        """Write ``frame`` as one line; the returned entry receives its replies, each line
+        at most ``cap`` bytes.
 
         Raises:
-            ConnectionError: the agent's stdin is closed (it ended).
+            ConnectionError: the agent's stdin or stdout is closed (it ended).
         """
-        waiting = _Waiting(request_id, streaming)
+        waiting = _Waiting(request_id, streaming, cap)
         stdin = self._proc.stdin
-        if stdin is None or stdin.is_closing() or self._proc.returncode is not None:
+        if (
+            stdin is None
+            or stdin.is_closing()
+            or self._proc.returncode is not None
+            or self._tasks[0].done()
+        ):
             raise ConnectionError(f"the stdio agent {self.pid} has ended")
         async with self._send_lock:
             self._waiting.append(waiting)
+            self._lines.cap = max(w.cap for w in self._waiting)
             stdin.write(frame + b"\n")
             await stdin.drain()
         return waiting
@@ -114,33 +141,40 @@ class AgentProcess:
         waiting.abandoned = True
 
     async def stop(self) -> None:
-        """Close its stdin (how a stdio agent is told to stop), then SIGTERM, then SIGKILL."""
+        """Close its stdin (how a stdio agent is told to stop), then SIGTERM, then SIGKILL;
+        then whatever it started and left running (its process group) is killed."""
         proc = self._proc
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
-        for step in (None, proc.terminate, proc.kill):
+        for step in (None, signal.SIGTERM, signal.SIGKILL):
             if proc.returncode is not None:
                 break
             if step is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    step()
+                self._signal(step)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(proc.wait(), STOP_GRACE_S)
+        self._signal(signal.SIGKILL)
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # A process that left the group may still hold a pipe open: no EOF to wait for.
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(task, STOP_GRACE_S)
         if proc.stdin is not None:
             with contextlib.suppress(OSError):
                 await proc.stdin.wait_closed()
 
+    def _signal(self, sig: signal.Signals) -> None:
+        # The agent leads a process group of its own (agent_for): its children get it too.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, sig)
+
     async def _read_stdout(self) -> None:
-        assert self._proc.stdout is not None
-        lines = LineReader(self._proc.stdout, 1 << 62)
-        while (reply := await lines.next_reply()) is not None:
-            self._route(reply)
-        for waiting in self._waiting:
-            waiting.replies.put_nowait(None)
-        self._waiting.clear()
+        try:
+            while (reply := await self._lines.next_reply()) is not None:
+                self._route(reply)
+        finally:
+            for waiting in self._waiting:
+                waiting.replies.put_nowait(None)
+            self._waiting.clear()
 
     def _route(self, reply: CarrierReply) -> None:
         if not self._waiting:
@@ -151,22 +185,43 @@ class AgentProcess:
             (w for w in self._waiting if answered is not None and w.request_id == answered),
             self._waiting[0],
         )
+        if len(reply.raw) > waiting.cap:  # read under another request's larger cap
+            reply = oversize_reply(reply.raw, waiting.cap, "line")
         if not waiting.abandoned:
             waiting.replies.put_nowait(reply)
         if reply.final or reply.has_error or not waiting.streaming:
             self._waiting.remove(waiting)
+            self._lines.cap = max((w.cap for w in self._waiting), default=self._lines.cap)
 
     async def _read_stderr(self) -> None:
         assert self._proc.stderr is not None
         _tell(self, "")
         try:
-            while line := await self._proc.stderr.readline():
+            while (line := await _log_line(self._proc.stderr)) is not None:
                 text = line.decode("utf-8", "replace").rstrip("\r\n")
                 self.stderr.append(text)
                 _tell(self, text)
         finally:
             await self._proc.wait()
             _tell(self, "")
+
+
+async def _log_line(stream: asyncio.StreamReader) -> bytes | None:
+    """The next stderr line, at most :data:`STDERR_LINE_BYTES` of it (the rest skipped:
+    ``readline`` fails on a line longer than the buffer); None at EOF."""
+    line = b""
+    while True:
+        try:
+            piece = await stream.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:
+            piece = exc.partial
+            if not piece and not line:
+                return None
+        except asyncio.LimitOverrunError as exc:
+            piece = await stream.readexactly(exc.consumed)
+            line = (line + piece[: STDERR_LINE_BYTES - len(line)])[:STDERR_LINE_BYTES]
+            continue
+        return (line + piece[: STDERR_LINE_BYTES - len(line)])[:STDERR_LINE_BYTES]
 
 
 def _tell(agent: AgentProcess, line: str) -> None:
@@ -211,6 +266,7 @@ async def agent_for(command: str) -> AgentProcess:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         limit=BUFFER,
+        start_new_session=True,  # a process group of its own, stopped as one (stop)
     )
     agent = AgentProcess(command, proc)
     _AGENTS[command] = agent

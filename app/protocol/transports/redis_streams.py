@@ -30,11 +30,13 @@ from app.protocol.transports.carrier_exchange import Channel
 from app.protocol.wire.carrier_frames import (
     CarrierReply,
     RedisStreamsAddress,
+    oversize_reply,
     redis_reply,
     redis_streams_address,
 )
 
 _BLOCK_MS = 1000  # one XREAD waits at most this long, so a cancel is never held up
+_COUNT = 100  # entries one XREAD returns at most: a flooded reply stream is read in steps
 
 
 def http_call(request: A2ARequest) -> None:
@@ -53,7 +55,7 @@ def exchange(
     """
     prepared = prepare(request)
     address = redis_streams_address(prepared.request.endpoint)
-    opener = _opener(address, prepared.request.timeout)
+    opener = _opener(address, prepared.request.timeout, prepared.request.max_response_bytes)
     return carrier_exchange.exchange(
         prepared, opener, clock, verb="XADD", url=prepared.request.endpoint.strip()
     )
@@ -63,9 +65,10 @@ class _Entries:
     """A :class:`~app.protocol.transports.carrier_exchange.Channel`: the request entry and
     the replies on this exchange's own reply stream."""
 
-    def __init__(self, client: Any, address: RedisStreamsAddress) -> None:
+    def __init__(self, client: Any, address: RedisStreamsAddress, cap: int) -> None:
         self._client = client
         self._address = address
+        self._cap = cap
         self.reply_stream = f"a2a-workbench:replies:{uuid.uuid4()}"
         self._correlation_id = str(uuid.uuid4())
         self._last_id: bytes | str = "0-0"
@@ -85,15 +88,24 @@ class _Entries:
     async def receive(self) -> CarrierReply | None:
         while not self._ready:
             rows = await _redis(
-                self._client.xread({self.reply_stream: self._last_id}, block=_BLOCK_MS)
+                self._client.xread(
+                    {self.reply_stream: self._last_id}, count=_COUNT, block=_BLOCK_MS
+                )
             )
             for _stream, entries in rows or ():
                 for entry_id, fields in entries:
                     self._last_id = entry_id
                     named = {_text(k): v for k, v in fields.items()}
                     if _text(named.get("correlation_id", b"")) == self._correlation_id:
-                        self._ready.append(redis_reply(named))
+                        self._ready.append(self._reply(named))
         return self._ready.popleft()
+
+    def _reply(self, named: dict[str, Any]) -> CarrierReply:
+        payload = named.get("payload", b"")
+        if len(payload) > self._cap:
+            head = payload if isinstance(payload, bytes) else str(payload).encode()
+            return oversize_reply(head, self._cap, "payload")
+        return redis_reply(named)
 
 
 def _text(value: Any) -> str:
@@ -108,13 +120,13 @@ async def _redis(awaitable: Any) -> Any:
         raise ConnectionError(f"Redis: {exc}") from None
 
 
-def _opener(address: RedisStreamsAddress, timeout: float) -> carrier_exchange.OpenChannel:
+def _opener(address: RedisStreamsAddress, timeout: float, cap: int) -> carrier_exchange.OpenChannel:
     @asynccontextmanager
     async def open_channel() -> AsyncIterator[Channel]:
         client = aioredis.Redis.from_url(
             address.redis_url, socket_connect_timeout=timeout, client_name="a2a-workbench"
         )
-        entries = _Entries(client, address)
+        entries = _Entries(client, address, cap)
         try:
             yield entries
         finally:

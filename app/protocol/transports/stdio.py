@@ -43,7 +43,9 @@ def exchange(
     command = prepared.request.command
     argv_of(command)  # refused before anything starts
     _, request_id = carrier_exchange.frame_of(prepared)
-    opener = _opener(command, request_id, streaming=prepared.streaming)
+    opener = _opener(
+        command, request_id, streaming=prepared.streaming, cap=prepared.request.max_response_bytes
+    )
     url = prepared.request.endpoint.strip() or "stdio://"
     return carrier_exchange.exchange(prepared, opener, clock, verb="stdio", url=url)
 
@@ -52,10 +54,11 @@ class _Turn:
     """A :class:`~app.protocol.transports.carrier_exchange.Channel`: one request's turn at
     the agent."""
 
-    def __init__(self, command: str, request_id: Any, streaming: bool) -> None:
+    def __init__(self, command: str, request_id: Any, streaming: bool, cap: int) -> None:
         self._command = command
         self._request_id = request_id
         self._streaming = streaming
+        self._cap = cap
         self._agent: Any = None
         self._waiting: Any = None
 
@@ -66,7 +69,7 @@ class _Turn:
     async def send(self, frame: bytes) -> None:
         self._agent = await agent_for(self._command)
         self._waiting = await self._agent.request(
-            frame, self._request_id, streaming=self._streaming
+            frame, self._request_id, streaming=self._streaming, cap=self._cap
         )
 
     async def receive(self) -> CarrierReply | None:
@@ -78,10 +81,12 @@ class _Turn:
             self._agent.abandon(self._waiting)
 
 
-def _opener(command: str, request_id: Any, *, streaming: bool) -> carrier_exchange.OpenChannel:
+def _opener(
+    command: str, request_id: Any, *, streaming: bool, cap: int
+) -> carrier_exchange.OpenChannel:
     @asynccontextmanager
     async def open_channel() -> AsyncIterator[Channel]:
-        turn = _Turn(command, request_id, streaming)
+        turn = _Turn(command, request_id, streaming, cap)
         try:
             yield turn
         finally:

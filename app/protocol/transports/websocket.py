@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urlsplit
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, WebSocketException
+from websockets.frames import CloseCode
 
 from app.protocol.clock import Clock
 from app.protocol.events import EventBatch, Headers, ResponseHead
@@ -28,7 +29,7 @@ from app.protocol.transports import carrier_exchange
 from app.protocol.transports.carrier_exchange import Channel
 from app.protocol.transports.jsonrpc_http import default_headers, merge_headers
 from app.protocol.wire.a2a_errors import UsageError
-from app.protocol.wire.carrier_frames import CarrierReply, websocket_reply
+from app.protocol.wire.carrier_frames import CarrierReply, oversize_reply, websocket_reply
 
 
 def http_call(request: A2ARequest) -> None:
@@ -81,8 +82,9 @@ def exchange(
 class _Connection:
     """A :class:`~app.protocol.transports.carrier_exchange.Channel` over one WebSocket."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, cap: int) -> None:
         self._ws = ws
+        self._cap = cap
 
     def head(self, *, event_stream: bool, t: float) -> ResponseHead:
         response = self._ws.response
@@ -97,7 +99,10 @@ class _Connection:
     async def receive(self) -> CarrierReply | None:
         try:
             message = await self._ws.recv()
-        except ConnectionClosed:
+        except ConnectionClosed as exc:
+            if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+                # The library closed the connection on a frame over max_size: say so.
+                return oversize_reply(b"", self._cap, "frame")
             return None
         return websocket_reply(message)
 
@@ -128,7 +133,7 @@ def _opener(request: A2ARequest, url: str, headers: Headers) -> carrier_exchange
         except WebSocketException as exc:
             raise ConnectionError(f"WebSocket handshake with {url} failed: {exc}") from None
         try:
-            yield _Connection(ws)
+            yield _Connection(ws, request.max_response_bytes)
         finally:
             await ws.close()
 

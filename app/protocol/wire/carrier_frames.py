@@ -26,6 +26,7 @@ import orjson
 
 from app.protocol.wire.a2a_errors import UsageError
 from app.protocol.wire.jsonparse import parse_json
+from app.protocol.wire.notjson import NOT_JSON
 
 __all__ = [
     "DEFAULT_GROUP",
@@ -34,6 +35,7 @@ __all__ = [
     "CarrierReply",
     "RedisStreamsAddress",
     "line_reply",
+    "oversize_reply",
     "redis_reply",
     "redis_streams_address",
     "reply_id",
@@ -94,6 +96,13 @@ def request_frame(body: str) -> tuple[bytes, Any]:
         return body.replace("\r", " ").replace("\n", " ").encode(), None
     request_id = value.get("id") if isinstance(value, dict) else None
     return orjson.dumps(value), request_id
+
+
+def oversize_reply(head: bytes, cap: int, unit: str) -> CarrierReply:
+    """What stands for a reply over ``cap`` bytes (a ``unit``: line, frame, payload): not
+    JSON, saying so, and final (what it answers is unread); ``head`` its first bytes."""
+    why = f"a {unit} over the size limit ({cap} bytes), not read"
+    return CarrierReply(head[:1024], NOT_JSON, why, True, False)
 
 
 def _closing(value: Any) -> bool:
