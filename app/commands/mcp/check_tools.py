@@ -76,7 +76,7 @@ class CheckReport(BaseModel):
         "and warnings first, then the rest in run order (include='all')."
     )
     left_out: int = Field(
-        0,
+        default=0,
         description="Results not listed in findings (passes, skips, n/a with "
         "include='problems'); counted in summary, listed by a2a-wb://check/last.",
     )

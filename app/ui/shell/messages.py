@@ -63,6 +63,8 @@ class MessageBridge(QObject):
     def withdraw(self, text: str) -> None:
         """Remove ``text`` if it is still the message shown: a hint whose moment has passed
         (*press Send* once something was sent) must not go on saying so."""
+        from app.ui.shell.plain_text import shown
+
         if self._status_bar.currentMessage() == shown(text, multiline=False):
             self._status_bar.clearMessage()
 
