@@ -345,7 +345,7 @@ def test_check_finds_nothing_to_fail_or_warn(signed: Server) -> None:
     """Our own `check` on the generated server (1.0 and, through the compat layer, 0.3):
     no failure, no warning; its errors follow one table, v1.0.1 (the README says so)."""
     code, records, output = _cli(
-        "check", signed.ready["card_url"], f"--bearer={TOKEN}", "--no-history", "--timeout", "5"
+        "check", signed.ready["card_url"], f"--bearer={TOKEN}", "--no-history", "--timeout", "15"
     )
     findings = [r for r in records if r["event"] == "finding"]
     problems = [
