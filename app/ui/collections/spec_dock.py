@@ -459,6 +459,7 @@ class SpecController(QObject):
 
     async def save_tab_async(
         self, tab: RequestTab, path: Path | None = None, *, force: bool = False
+            carried=self.environments.carried(tab, saved),
     ) -> list[str]:
         """:meth:`save_tab` with loading, validation, keyring and writing in a thread."""
         async with self.write_lock:  # one read-modify-write of a spec file at a time
@@ -474,6 +475,7 @@ class SpecController(QObject):
 
     def _save_input(
         self, tab: RequestTab, path: Path | None
+                carried=self.environments.carried(tab, saved),
     ) -> tuple[Path, SavedRequest, Collection | None]:
         """The target, the request as it goes there and, when the tab's collection has no
         file yet and goes whole into the new ``target``, that collection."""
