@@ -280,6 +280,17 @@ class RequestTab(RequestForm):
         self.title_changed.emit(self.title())
 
     def _update_dirty(self, *_args: object) -> None:
+    def as_untouched(self, change: Callable[[], object]) -> None:
+        """``change()`` as the app's own step, not the user's edit (fresh ids for a send, a
+        Welcome step's setup): a tab without unsaved changes stays without."""
+        clean = not self.dirty
+        change()
+        if clean:
+            self.draft.keep_clean(self.form())
+            self._body_dirty.set_clean(self.draft.clean_state.body)
+            self._update_dirty()
+            self.title_changed.emit(self.title())  # a "*" shown meanwhile goes
+
         # The body as the tracker knows it: no 5 MB read and compare per keystroke.
         if self.draft.update(self.form(self._body_dirty.body_for_key())):
             self.title_changed.emit(self.title())
@@ -408,7 +419,10 @@ class RequestTab(RequestForm):
     def _update_body_shape(self) -> None:
         shape = expected_shape(self.version, self.binding)
         self.body_editor.setPlaceholderText(shape)
-        self.body_editor.setToolTip(f"The draft is sent as typed; this tab expects a {shape}")
+        self.body_editor.setToolTip(
+            "While the draft follows the template, each send gets a fresh messageId and JSON-RPC"
+            f" id; once you edit it, it is sent as typed, ids too. This tab expects a {shape}"
+        )
         if self._draft_title is not None:
             self._draft_title.setText(f"<b>Request body (draft)</b> — {shape}")
 
@@ -444,6 +458,7 @@ class RequestTab(RequestForm):
         self.response_view.clear()
         self._heads.clear()
         try:
+        self.as_untouched(self.body_follow.fresh_ids)  # a following draft: new ids per send
             request = self.build_request()
         except UsageError as exc:
             self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
