@@ -120,8 +120,13 @@ class WindowMenus:
         w = self.host
         new_menu = self.file.addMenu("&New request")
         new_menu.setObjectName("menuNewRequest")
+        # Its text reads alone too: the Request menu lists it as well ("A2A" said nothing there).
         self.new_a2a = self.action(
-            new_menu, "&A2A", lambda: w.new_a2a_tab(), name="newA2ARequestAction", keys="Ctrl+N"
+            new_menu,
+            "New &A2A request",
+            lambda: w.new_a2a_tab(),
+            name="newA2ARequestAction",
+            keys="Ctrl+N",
         )
         self.close_tab = self.action(
             self.file,
