@@ -369,7 +369,9 @@ class WindowMenus:
         """Enable the request actions for what the current tab can do now."""
         tab = self.host.current_tab()
         busy = tab is not None and tab.busy
-        self.send.setEnabled(tab is not None and not busy)
+        self.send.setEnabled(tab is not None and not busy and tab.send_button.isEnabled())
+        # A window-wide key, refreshed only here: it stays on; without an endpoint its send
+        # says "No endpoint: …" (app/ui/request/send_state.py).
         self.replace_and_send.setEnabled(tab is not None and not busy)
         self.cancel.setEnabled(busy)
         for action in (
