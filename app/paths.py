@@ -111,6 +111,16 @@ def user_log_dir() -> str:
     return platformdirs.user_log_dir(APP_NAME)
 
 
+def user_documents_dir() -> Path:
+    """Where a file dialog opens when the user has picked no folder yet: the documents
+    folder (``platformdirs.user_documents_dir()``: XDG's ``DOCUMENTS``, ``~/Documents``)
+    when it exists, else the home folder; never the directory the app was started in."""
+    import platformdirs
+
+    found = Path(platformdirs.user_documents_dir())
+    return found if found.is_dir() else Path.home()
+
+
 # --- files ------------------------------------------------------------------------------
 
 

@@ -149,7 +149,6 @@ async def run_operations(
     deadline: float | None = None,
     findings: list[int] | None = None,
     network: Callable[[NetworkOptions], NetworkOptions] | None = None,
-    usage_hint: str = "",
     checks: RunChecks | None = None,
 ) -> Outcome:
     """Send each operation and print its events; returns the most serious outcome.
@@ -157,7 +156,7 @@ async def run_operations(
     ``deadline`` bounds each exchange; the count of error findings printed is appended to
     ``findings`` (one entry per operation sent) when given. ``network`` adjusts each saved
     request's TLS and proxy settings (the command line's options on top). An operation that
-    cannot be built (a ``usage`` record) is also said on stderr, with ``usage_hint``.
+    cannot be built (a ``usage`` record) is also said on stderr.
     ``checks`` collects the assertions' results and the captured variables (a fresh one
     when not given); captured values resolve the later operations' ``{{variables}}``."""
     checks = checks if checks is not None else RunChecks(reveal_secrets=reveal_secrets)
@@ -174,7 +173,7 @@ async def run_operations(
             sendable = to_a2a_request(op.request, resolver)
         except UsageError as exc:
             message, outcome = _not_built(exc, checks)
-            print(f"run: {op_id}: {message}{usage_hint}", file=sys.stderr)
+            print(f"run: {op_id}: {message}", file=sys.stderr)
             _write(out, fmt, {**error_record(ErrorKind.USAGE, message), "operation": op_id})
             _write(out, fmt, {**end_record(Outcome.USAGE_ERROR, 0.0), "operation": op_id})
             checks.sent(RequestCase(op_id, label, Outcome.USAGE_ERROR, 0.0, message))
@@ -281,31 +280,20 @@ async def _renewed(
 
 def environment_resolver(doc: SpecDocument, name: str, values: dict[str, str]) -> Resolver:
     """The resolver for ``--var`` ``values`` and the document's environment ``name`` (none
-    when ""), reading the secret store the GUI writes.
+    when ""), reading the secret store the GUI writes; a variable without a value is said
+    with the environments of the document that set it (``--env demo``).
 
     Raises:
         CliUsageError: ``name`` is not one of the document's environments (the message
             lists them).
     """
     store = SecretStore(secrets_path())
-    if not name:
-        return Resolver(values, store=store)
     found, _ = environments.read(doc.data)  # its problems are the document's: said on open
-    if environments.find(found, name) is None:
+    if name and environments.find(found, name) is None:
         known = ", ".join(e.name for e in found) or "(the document defines none)"
         raise CliUsageError(f"unknown environment {name!r} (environments: {known})")
-    return environments.resolver_for(found, name, values=values, store=store)
-
-
-def _environments_hint(doc: SpecDocument, selected: str) -> str:
-    """Without ``--env``, point at the document's environments (they may hold the value)."""
-    if selected:
-        return ""
-    found, _ = environments.read(doc.data)
-    if not found:
-        return ""
-    names = ", ".join(e.name for e in found)
-    return f" (the document's environments: {names}; select one with --env NAME)"
+    resolver = environments.resolver_for(found, name, values=values, store=store)
+    return dataclasses.replace(resolver, defined_in=environments.defining(found))
 
 
 def _usage_end(message: str) -> int:
@@ -348,7 +336,6 @@ def main(argv: list[str]) -> int:
                     deadline=args.deadline,
                     findings=findings,
                     network=lambda saved: override(saved, args),
-                    usage_hint=_environments_hint(doc, args.env),
                     checks=checks,
                 )
             )

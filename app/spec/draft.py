@@ -136,6 +136,12 @@ class RequestDraft:
         self._clean = CleanState(saved, form.key(), form.body)
         self._dirty = False
 
+    def keep_clean(self, form: Form) -> None:
+        """``form`` is the clean state now, of the same request: the app changed it, not
+        the user (a following body's fresh ids for a send)."""
+        self._clean = CleanState(self._clean.base, form.key(), form.body)
+        self._dirty = False
+
     @property
     def clean_state(self) -> CleanState:
         """The clean state now (kept across showing another request on top of it)."""

@@ -330,6 +330,17 @@ def resolver_for(
     )
 
 
+def defining(environments: Iterable[Environment]) -> dict[str, tuple[str, ...]]:
+    """Variable name → the environments that set it, in file order (a secret counts: its
+    value is in the keyring)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for env in environments:
+        for var in env.variables:
+            if var.value or var.secret:
+                found[var.name] = (*found.get(var.name, ()), env.name)
+    return found
+
+
 def origin_of(endpoint: str) -> str:
     """``scheme://host:port`` of an absolute URL without user info (``http://127.0.0.1:8000``
     for ``http://127.0.0.1:8000/rest``), or the whole of a gRPC ``host:port``; else ""."""

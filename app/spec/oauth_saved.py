@@ -12,7 +12,7 @@ from app.protocol.oauth import OAuthConfig, OAuthFlow, Token, TokenCache, split_
 from app.protocol.wire.a2a_errors import UsageError
 from app.spec.variables import NoKeyring, Resolver, SecretStore, keyring_get
 from app.spec.xa2a import secret_scope, variable_name_for
-from app.spec.xa2a_auth import SavedAuth
+from app.spec.xa2a_auth import SECRET_AUTH_FIELDS, SavedAuth
 
 _FIELDS = (
     ("flow", "flow"),
@@ -43,7 +43,10 @@ def saved_to_oauth(saved: SavedAuth, substitute: Resolver | None = None) -> OAut
 
     def value(key: str) -> str:
         text = saved.get(key)
-        return substitute.substitute(text, f"x-a2a.auth.{key}") if substitute else text
+        if substitute is None:
+            return text
+        secret = key in SECRET_AUTH_FIELDS["oauth2"]  # its advice names the keyring
+        return substitute.substitute(text, f"x-a2a.auth.{key}", credential=secret)
 
     try:
         flow = OAuthFlow(saved.get("flow", OAuthFlow.CLIENT_CREDENTIALS.value))

@@ -57,7 +57,9 @@ def saved_to_auth(saved: SavedAuth, substitute: Resolver | None = None) -> AuthC
 
     def value(key: str) -> str:
         text = saved.get(key)
-        return substitute.substitute(text, f"x-a2a.auth.{key}") if substitute else text
+        if substitute is None:
+            return text
+        return substitute.substitute(text, f"x-a2a.auth.{key}", credential=True)
 
     if saved.kind == "bearer":
         return AuthConfig.bearer(value("token"))
@@ -103,8 +105,8 @@ def to_a2a_request(
             :class:`UsageError`, so callers need no extra handling).
     """
 
-    def sub(text: str, where: str) -> str:
-        return resolver.substitute(text, where) if resolver else text
+    def sub(text: str, where: str, credential: bool = False) -> str:
+        return resolver.substitute(text, where, credential=credential) if resolver else text
 
     op = saved.operation_id or saved.name
     where_endpoint = f"{op}: x-a2a.endpoint"
@@ -128,8 +130,12 @@ def to_a2a_request(
     else:
         endpoint = sub(saved.endpoint, where_endpoint)
     body = sub(saved.body, f"{op}: x-a2a.example")
-    headers = tuple((n, sub(v, f"{op}: x-a2a.headers.{n}")) for n, v in saved.headers)
-    query = tuple((n, sub(v, f"{op}: x-a2a.query.{n}")) for n, v in saved.query)
+    headers = tuple(
+        (n, sub(v, f"{op}: x-a2a.headers.{n}", is_sensitive_name(n))) for n, v in saved.headers
+    )
+    query = tuple(
+        (n, sub(v, f"{op}: x-a2a.query.{n}", is_sensitive_name(n))) for n, v in saved.query
+    )
     tenant = sub(saved.tenant, f"{op}: x-a2a.tenant")
     command = sub(saved.command, f"{op}: x-a2a.command")
     network = resolve_network(saved.network, sub, op)

@@ -10,7 +10,9 @@ The GUI runs :func:`save_request` in a worker thread (no Qt here) and shows its
 3. the operation is inserted or updated and validated as OpenAPI 3.2; with errors nothing
    is written unless ``force`` is set;
 4. the named environments go into ``x-a2a-environments`` (:mod:`app.spec.environments`),
-   their secret values into the :class:`SecretStore`.
+   their secret values into the :class:`SecretStore`; a new file without environments of
+   its own gets those its request's ``{{variables}}`` came from (``carried``), so that
+   ``run FILE --env NAME`` can replay what the window sent.
 
 :func:`save_environments` writes only the environments (the Environments dialog's OK);
 :func:`save_document` writes a whole document under a new name (*Save collection as…*).
@@ -85,16 +87,19 @@ def save_request(
     store: SecretStore,
     force: bool = False,
     environments: list[Environment] | None = None,
+    carried: list[Environment] | None = None,
 ) -> SaveResult:
     """Insert or update ``saved`` in the spec at ``target`` and write it (blocking).
 
     ``current`` is the document open in the window; it is copied, never changed.
     ``environments`` (those of ``current``; None: the file's stay as they are) are
-    written with it (:func:`app.spec.environments.write`).
+    written with it (:func:`app.spec.environments.write`); without them, ``carried`` are
+    written when ``target`` is a new file.
 
     Raises:
         SpecError: the file cannot be read or written.
     """
+    new_file = not target.exists()
     doc = _target_document(target, current)
     saved, secrets = extract_secrets(saved)
     # The tab's operation was removed from the file meanwhile: say that this save adds it
@@ -106,6 +111,8 @@ def save_request(
         return SaveResult(None, saved, errors)
     notes = [f"{gone} was no longer in the file: added as a new request"] if gone else []
     notes += [store.put(name, value) for name, value in secrets.items()]
+    if environments is None and carried and new_file:
+        environments, current = carried, None
     if environments is not None:
         same = current is not None and current.path == target
         envs.write(doc.data, environments, replace=same)

@@ -253,6 +253,8 @@ class Resolver:
     gui_hint: str = ""
     values_source: str = "--var"
     """Where :attr:`values` come from, as :meth:`origin` says it (the GUI: captures)."""
+    defined_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Variable → the file's environments that set it: ``run``'s advice names them."""
     _cache: dict[str, str | None] = field(default_factory=dict)
 
     def lookup(self, name: str) -> str | None:
@@ -297,8 +299,9 @@ class Resolver:
         self._cache[key] = value
         return value
 
-    def substitute(self, text: str, where: str = "") -> str:
-        """``text`` with every reference replaced.
+    def substitute(self, text: str, where: str = "", *, credential: bool = False) -> str:
+        """``text`` with every reference replaced; ``credential``: ``text`` is where a
+        credential goes (auth, a credential-named header), which the advice says.
 
         Raises:
             MissingVariable: a reference no source can resolve; the message names the
@@ -311,16 +314,21 @@ class Resolver:
             name = match.group(1)
             value = self.lookup(name)
             if value is None:
-                raise MissingVariable(self.missing_message(name, where), name)
+                message = self.missing_message(name, where, credential=credential)
+                raise MissingVariable(message, name)
             return value
 
         return VARIABLE.sub(repl, text)
 
-    def missing_message(self, name: str, where: str = "") -> str:
-        """Why ``name`` could not be resolved, and how to fix it."""
+    def missing_message(self, name: str, where: str = "", *, credential: bool = False) -> str:
+        """Why ``name`` could not be resolved, and how to fix it: for a plain value (a
+        URL, a tenant) the command line's and the file's ways; for a credential the
+        keyring's too."""
         place = f" (used in {where})" if where else ""
         if self.gui_hint:
             return f"Variable {{{{{name}}}}}{place} has no value: {self.gui_hint}"
+        if not (credential or split_scope(name)[1] or name in self.environment_secrets):
+            return f"Variable {{{{{name}}}}}{place} has no value: {self._plain_advice(name)}"
         tail = (
             f"; {keyring_message(name)}"
             if self.keyring_problem
@@ -333,6 +341,19 @@ class Resolver:
                 "is not read for it, since another host's secret could share that name"
             )
         return f"Variable {{{{{name}}}}}{place} has no value: set {env_name(name)}{tail}"
+
+    def _plain_advice(self, name: str) -> str:
+        """How to give a value that is no secret (no keyring talk: it needs none)."""
+        found = [e for e in self.defined_in.get(name, ()) if e != self.environment]
+        ways = f"--var {name}=VALUE, or set {env_name(name)}"
+        lacks = f"environment {self.environment} does not set it; " if self.environment else ""
+        if found:
+            names = " or ".join(f"--env {e}" for e in found)
+            return f"{lacks}pass {names} (the file's environment that sets it), {ways}"
+        return (
+            f"{lacks}pass {ways}, or give it a value in an environment of the file "
+            "(x-a2a-environments) and pass --env NAME"
+        )
 
     def missing(self, texts: Iterable[str]) -> list[str]:
         """Referenced names in ``texts`` that resolve to nothing."""

@@ -95,7 +95,7 @@ def test_run_usage_errors_exit_3_with_a_clear_message(tmp_path: Path) -> None:
     assert "{{baseUrl}}" in error["message"] and "A2A_WB_BASEURL" in error["message"]
     # Said on stderr too, pointing at the example's environments.
     assert stderr.startswith("run: sum-numbers-1-0-json-rpc: Variable {{baseUrl}}")
-    assert "environments: demo; select one with --env NAME" in stderr
+    assert "pass --env demo (the file's environment that sets it)" in stderr
 
     broken = tmp_path / "broken.yaml"
     broken.write_text("openapi: 3.2.0\npaths: [\n")

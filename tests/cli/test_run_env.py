@@ -83,3 +83,34 @@ def test_an_unknown_environment_is_a_usage_error_listing_the_known_ones(tmp_path
     plain = spec_with(tmp_path, {}, auth=False)
     status, records, _ = run_cli(str(plain), "--env", "demo")
     assert status == 3 and "the document defines none" in records[0]["message"]
+
+
+def test_a_plain_variable_without_a_value_says_how_to_give_it_one_not_the_keyring(
+    tmp_path: Path,
+) -> None:
+    """A request saved from the window into a new file ({{baseUrl}}, no environment) made
+    `run` talk of installing a keyring backend: for a URL it says --var, --env and the
+    file's environments; only a credential's advice names the keyring."""
+    bare = spec_with(tmp_path, {}, auth=False)
+    status, records, stderr = run_cli(str(bare), "--operation", OPERATION)
+    assert status == 3 and outcomes(records) == ["usage_error"]
+    message = records[0]["message"]
+    assert message.startswith("Variable {{baseUrl}} (used in sum-numbers-1-0-json-rpc:")
+    assert "keyring" not in message.lower() and "keyring" not in stderr.lower()
+    assert "--var baseUrl=VALUE" in message and "A2A_WB_BASEURL" in message
+    assert "x-a2a-environments" in message and "--env NAME" in message
+
+    # An environment of the file sets it: the message names it.
+    named = spec_with(tmp_path, {"demo": {"baseUrl": "http://127.0.0.1:8000"}}, auth=False)
+    status, records, _ = run_cli(str(named), "--operation", OPERATION)
+    assert status == 3
+    assert "pass --env demo (the file's environment that sets it)" in records[0]["message"]
+    other = spec_with(tmp_path, {"demo": {"baseUrl": "x"}, "empty": {}}, auth=False)
+    status, records, _ = run_cli(str(other), "--env", "empty", "--operation", OPERATION)
+    assert "environment empty does not set it; pass --env demo" in records[0]["message"]
+
+    # A credential's advice still names the keyring (where the window stores it).
+    secret = spec_with(tmp_path, {"demo": {"baseUrl": "http://127.0.0.1:9"}}, auth=True)
+    status, records, _ = run_cli(str(secret), "--env", "demo", "--operation", OPERATION)
+    assert status == 3 and "{{token}}" in records[0]["message"]
+    assert "keyring" in records[0]["message"].lower()

@@ -15,6 +15,7 @@ from app.protocol.types import Binding, ProtocolVersion
 from app.shipped import example_spec
 from app.spec import save
 from app.spec.document import SpecDocument, load
+from app.spec.environments import X_ENVIRONMENTS, Environment, Variable
 from app.spec.save import for_target, same_file, save_request, save_target
 from app.spec.variables import SecretStore
 from app.spec.xa2a import SavedAuth, SavedRequest
@@ -150,3 +151,21 @@ def test_a_new_file_is_titled_after_its_name(tmp_path: Path) -> None:
     )
     assert result.doc is not None and result.doc.data["info"]["title"] == "my-agent"
     assert save.title_for(Path("x/.a2a.json")) == "A2A requests"
+
+
+def test_a_new_file_gets_the_carried_environments_an_existing_one_keeps_its_own(
+    tmp_path: Path,
+) -> None:
+    """Newcomer point 1: a request saved with {{baseUrl}} into a new file carries the
+    environment the value came from, so ``run FILE --env demo`` can replay it."""
+    carried = [Environment("demo", [Variable("baseUrl", "http://127.0.0.1:8000")])]
+    request = dataclasses.replace(_request(), endpoint="{{baseUrl}}/")
+    target = tmp_path / "new.a2a.yaml"
+    store = MemoryStore()
+    first = save_request(request, target, current=None, store=store, carried=carried)
+    assert first.doc is not None
+    assert load(target).data[X_ENVIRONMENTS] == {"demo": {"baseUrl": "http://127.0.0.1:8000"}}
+
+    other = [Environment("elsewhere", [Variable("baseUrl", "http://127.0.0.1:9")])]
+    save_request(request, target, current=first.doc, store=store, carried=other)
+    assert list(load(target).data[X_ENVIRONMENTS]) == ["demo"]  # not a new file: as it was

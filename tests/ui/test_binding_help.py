@@ -81,8 +81,6 @@ def test_switching_to_grpc_takes_the_cards_grpc_interface_with_undo(
         " Card page."
     )
     screenshot(window, "flow-binding-offer.png")
-    assert send(qtbot, tab, wait_until) == ""
-    assert outcome(tab) is Outcome.OK
 
     # Undo: the JSON-RPC URL again; sent there, the error says why, in words, and where.
     click(qtbot, tab, "undoCardInterfaceButton")
@@ -102,6 +100,13 @@ def test_switching_to_grpc_takes_the_cards_grpc_interface_with_undo(
     assert tab.endpoint_edit.text() == grpc and not bar.isVisible()
     assert send(qtbot, tab, wait_until) == ""
     assert outcome(tab) is Outcome.OK
+
+    # "Endpoint set to …" is news: it goes with the next send, as a notification would.
+    find(tab, QComboBox, "bindingCombo").setCurrentText("JSONRPC")
+    assert tab.endpoint_edit.text() == sdk_peer["jsonrpc_url"] and bar.isVisible()
+    assert find(tab, QLabel, "bindingOfferLabel").text().startswith("Endpoint set to ")
+    assert send(qtbot, tab, wait_until) == ""
+    assert outcome(tab) is Outcome.OK and not bar.isVisible()
 
 
 def test_a_redirected_jsonrpc_post_says_so_and_names_the_cards_url(

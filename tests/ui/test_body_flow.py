@@ -136,3 +136,56 @@ def test_unary_task_follow_up_and_ctrl_shift_enter(
     assert result["contextId"] in preview(tab)
     pick_method(tab, "SendMessage")
     assert not context_edit.isVisible()
+
+
+def sent_ids(body: str) -> tuple[str, str]:
+    data = json.loads(body)
+    return data["params"]["message"]["messageId"], data["id"]
+
+
+def test_a_following_draft_gets_fresh_ids_per_send_an_edited_one_goes_as_typed(
+    qtbot: Any,
+    window: MainWindow,
+    wait_until: Callable[..., None],
+    sdk_peer: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    """Newcomer point 4: Send again, and a reopened saved request, sent the same messageId
+    and JSON-RPC id each time (an agent may de-duplicate by messageId)."""
+    sent: list[str] = []
+
+    def send(tab: RequestTab) -> None:
+        qtbot.mouseClick(find(tab, QPushButton, "sendButton"), Qt.MouseButton.LeftButton)
+        wait_until(lambda: tab.response_view.outcome is not None and not tab.busy, timeout=20)
+        assert tab.response_view.outcome is Outcome.OK
+
+    tab = new_tab(window, sdk_peer["jsonrpc_url"])
+    tab.controller.started.connect(lambda request, _stream: sent.append(request.body))
+    type_text(qtbot, tab, "12 30")
+    send(tab)
+    send(tab)  # Send again
+    first, second = (sent_ids(body) for body in sent)
+    assert first[0] != second[0] and first[1] != second[1]
+    assert sent_ids(draft(tab)) == second  # the draft shows what was sent
+    assert "fresh messageId" in find(tab, QPlainTextEdit, "bodyEditor").toolTip()
+
+    path = tmp_path / "ids.a2a.yaml"
+    assert window.spec.save_tab(tab, path) == []
+    doc = window.spec.open_spec(path)
+    assert doc is not None
+    tab.close_later()
+    window.tabs.removeTab(window.tabs.indexOf(tab))
+    reopened = window.spec.open_operation(doc.operations()[0])
+    assert sent_ids(draft(reopened)) == second
+    reopened.controller.started.connect(lambda request, _stream: sent.append(request.body))
+    send(reopened)
+    assert sent_ids(sent[-1]) not in (first, second)
+    assert not reopened.dirty and not window.tabs.tabText(window.tabs.currentIndex()).endswith("*")
+
+    # An edited draft is the user's: sent as typed, ids too, every time.
+    editor = find(reopened, QPlainTextEdit, "bodyEditor")
+    typed = draft(reopened).replace('"12 30"', '"1 2"')
+    editor.setPlainText(typed)
+    send(reopened)
+    send(reopened)
+    assert sent[-2:] == [typed, typed]

@@ -346,3 +346,35 @@ def test_two_collections_of_the_same_name_show_their_files(
     assert names(window) == ["Agent — a.a2a.yaml", "Agent — b.a2a.yaml"]
     action(window, "closeSpecAction").trigger()  # b: selected since it was opened last
     assert names(window) == ["Agent"]
+
+
+def test_file_dialogs_start_in_the_documents_folder_then_the_last_one_used(
+    window: MainWindow, wait_until: Wait, tmp_path: Path
+) -> None:
+    """Newcomer point 11: *Save to spec* opened in the directory the app was started in (the
+    checkout). The dialogs start in the folder used last, else the documents folder, never
+    the bundled example's (the app's own)."""
+    documents = Path.home() / "Documents"  # the test's home (tests/conftest.py)
+    documents.mkdir()
+    window.spec.open_spec(EXAMPLE_SPEC)  # remembered: its folder is still not offered
+
+    def start(name: str) -> Path:
+        dialog = shown(window, QFileDialog, name)
+        folder = Path(dialog.directory().absolutePath())
+        dialog.reject()
+        return folder
+
+    action(window, "openSpecAction").trigger()
+    assert start("openSpecDialog") == documents
+    window.new_a2a_tab("http://127.0.0.1:9/")
+    action(window, "saveToSpecAction").trigger()  # the example takes none: a new file
+    assert start("saveToSpecDialog") == documents
+    action(window, "saveCollectionAction").trigger()  # of the example, the current one
+    assert start("saveCollectionDialog") == documents
+
+    mine = spec_file(tmp_path, "mine.a2a.yaml", "Mine", {})
+    action(window, "openSpecAction").trigger()
+    choose_file(window, "openSpecDialog", mine)
+    wait_until(lambda: "Mine" in names(window))
+    action(window, "openSpecAction").trigger()
+    assert start("openSpecDialog") == tmp_path

@@ -334,7 +334,8 @@ def test_shortcut_list_is_made_from_the_actions(window: MainWindow) -> None:
     assert ("Settings", "Edit", QKeySequence("Ctrl+,").toString(native)) in rows
     assert ("Command palette", "View", QKeySequence("Ctrl+Shift+P").toString(native)) in rows
     assert ("History", "View", QKeySequence("Ctrl+H").toString(native)) in rows
-    assert ("New request › A2A", "File", QKeySequence("Ctrl+N").toString(native)) in rows
+    new = ("New request › New A2A request", "File", QKeySequence("Ctrl+N").toString(native))
+    assert new in rows
     assert ("Frobnicate", "Request", QKeySequence("Ctrl+Alt+F").toString(native)) in rows
     assert box.findChild(QTableWidget, "shortcutsTable").rowCount() == len(rows)
     listed = {r[0] for r in rows}

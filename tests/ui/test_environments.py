@@ -13,17 +13,26 @@ import pytest
 import yaml
 from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QAction, QHelpEvent
-from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QMessageBox, QToolTip
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QInputDialog,
+    QMessageBox,
+    QToolTip,
+)
 
 from app.protocol.events import Outcome
 from app.spec.document import load
 from app.spec.environments import SECRET_MARKER, X_ENVIRONMENTS
+from app.ui.collections.collection_actions import NEW_FILE
 from app.ui.collections.environment_combo import EnvironmentCombo
 from app.ui.collections.environments_dialog import SECRET_COL, VALUE_COL, EnvironmentsDialog
 from app.ui.collections.spec_dock import EXAMPLE_SPEC
 from app.ui.request.request_tab import RequestTab
 from app.ui.request.variable_marks import MASK, UNRESOLVED_PROPERTY, VariableMarks
 from app.ui.shell.main_window import MainWindow
+from tests.cli.test_run import run_cli
 from tests.ui.test_auth_headers import send_and_wait
 
 pytestmark = pytest.mark.gui
@@ -258,3 +267,37 @@ def test_the_card_url_follows_the_variable_the_endpoint_uses(
     assert saved.agent_card_url == "{{baseUrl}}/.well-known/agent-card.json"
     other = dataclasses.replace(fetched, agent_card_url="http://127.0.0.1:9/card.json")
     assert window.spec.environments.card_url_with_variable(other) == other
+
+
+def test_a_request_saved_into_a_new_file_carries_its_environment_so_run_replays_it(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None],
+    sdk_peer: dict[str, Any], tmp_path: Path,
+) -> None:  # fmt: skip
+    """Newcomer point 1: saved with *Save {{baseUrl}}* into a new file, the request could not
+    be replayed: the file had no environment and `run` talked of the keyring. The new file
+    gets the environment its {{variables}} came from, with only those variables."""
+    source = spec_file(tmp_path, {"demo": {"baseUrl": sdk_peer["base_url"], "other": "x"}})
+    window.spec.open_spec(source)
+    window.spec.environments.ask_use_variable = lambda _name, _origin, answer: answer(True)
+    tab = window.new_a2a_tab(sdk_peer["jsonrpc_url"])
+    save = window.findChild(QAction, "saveToSpecAction")
+    assert save is not None
+    save.trigger()
+    which = window.findChild(QInputDialog, "saveTargetDialog")
+    assert which is not None and which.isVisible()
+    which.setTextValue(NEW_FILE)
+    which.accept()
+    assert tab.endpoint_edit.text() == "{{baseUrl}}/"  # Save {{baseUrl}}: yes
+    dialog = next(d for d in window.findChildren(QFileDialog) if d.isVisible())
+    target = tmp_path / "replay.a2a.yaml"
+    dialog.selectFile(str(target))
+    dialog.accept()
+    wait_until(lambda: target.exists() and not tab.dirty)
+    data = yaml.safe_load(target.read_text())
+    assert data[X_ENVIRONMENTS] == {"demo": {"baseUrl": sdk_peer["base_url"]}}
+
+    status, records, _ = run_cli(str(target), "--env", "demo")
+    assert status == 0 and [r["outcome"] for r in records if r["event"] == "end"] == ["ok"]
+    status, records, stderr = run_cli(str(target))  # no --env: it says which one
+    assert status == 3 and "keyring" not in stderr.lower()
+    assert "pass --env demo (the file's environment that sets it)" in records[0]["message"]

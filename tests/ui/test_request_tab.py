@@ -278,3 +278,34 @@ def test_cancel_and_window_shutdown_stop_running_requests(
     qloop.run_until_complete(window.shutdown())
     assert time.perf_counter() - started < 2
     assert not tab.busy
+
+
+def test_a_new_tab_has_no_endpoint_so_send_is_off_and_says_what_to_type(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """Newcomer points 10 and 11: the Request menu listed a bare "A2A"; Send on a new tab
+    showed httpx's "Invalid URL ''" beside "sent 1 ms"."""
+    action = window.findChild(QAction, "newA2ARequestAction")
+    assert action is not None and action.text().replace("&", "") == "New A2A request"
+    tab = new_tab(qtbot, window)
+    send = find(tab, QPushButton, "sendButton")
+    assert tab.endpoint_edit.text() == "" and not send.isEnabled()
+    no_endpoint = "No endpoint: type the agent's URL (or pick a saved request)"
+    assert send.toolTip() == no_endpoint
+    window.menus.refresh()  # as the Request menu does when it opens
+    assert not window.menus.send.isEnabled()
+
+    # Replace and send (its own key) is refused with the same words, nothing sent.
+    qtbot.keyClick(
+        tab.message_text_edit,
+        Qt.Key.Key_Return,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    view = tab.response_view
+    assert view.outcome is Outcome.USAGE_ERROR and not tab.busy
+    assert no_endpoint in view.error_label.text() and "Invalid URL" not in view.error_label.text()
+
+    type_into(qtbot, tab.endpoint_edit, "http://127.0.0.1:9/")
+    assert send.isEnabled() and send.toolTip() == "Send the request (Ctrl+Enter)"
+    window.menus.refresh()
+    assert window.menus.send.isEnabled()

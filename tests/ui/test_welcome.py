@@ -115,6 +115,8 @@ def test_send_and_stream_steps_show_their_answer(
     stream = window.current_tab()
     assert stream is not None and stream is not tab
     assert stream.method == "SendStreamingMessage"
+    # Nothing was typed: not marked modified ("SendStreamingMessage *", newcomer point 10).
+    assert window.tabs.tabText(window.tabs.indexOf(stream)) == "SendStreamingMessage"
     assert stream.message_text_edit.text() == "stream 5"
     assert stream.result_tabs.currentWidget() is stream.timeline
     wait_until(lambda: not stream.busy and stream.response_view.outcome is not None)
@@ -164,3 +166,30 @@ def test_the_check_step_checks_the_demo_agent(
     assert view.running and view.isVisible()
     view.stop()
     wait_until(lambda: not view.running)
+
+
+def test_the_welcome_tab_says_starting_and_ctrl_enter_there_is_send_it(
+    qtbot: Any, window: MainWindow, wait_until: Callable[..., None], sdk_peer: dict[str, Any]
+) -> None:
+    """Newcomer point 2: while the demo agent started the Welcome tab said "not running";
+    once it ran the status bar said "press Send (Ctrl+Enter)", which did nothing there."""
+    page = window.show_welcome()
+    assert isinstance(page, WelcomePage)
+    window.on_demo_starting()  # as app/ui/shell/application.py does
+    demo = page.findChild(QLabel, "welcomeDemoLabel")
+    assert demo is not None and "starting…" in demo.text() and "not running" not in demo.text()
+    assert _button(page, "welcomeSendButton").toolTip() == "Needs the demo agent, starting…"
+    window.on_demo_ready(sdk_peer)
+    assert window.tabs.currentWidget() is page
+    hint = window.statusBar().currentMessage()
+    assert "Ctrl+Enter" in hint and "Welcome tab" in hint
+    assert _button(page, "welcomeSendButton").toolTip() == "Send it (Ctrl+Enter)"
+
+    qtbot.keyClick(page, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_until(lambda: window.current_tab() is not None)  # a shortcut's click is animated
+    tab = window.current_tab()
+    assert tab is not None and tab.method == "SendMessage"
+    wait_until(lambda: not tab.busy and tab.response_view.outcome is not None)
+    assert "Sum: 42" in tab.response_view.pretty_view.toPlainText()
+    assert page.badges["send"].text() == "✓"
+    assert "Ctrl+Enter" not in window.statusBar().currentMessage()  # withdrawn by the send

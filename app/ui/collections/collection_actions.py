@@ -92,6 +92,7 @@ class CollectionHost(Protocol):
     def drop(self, collection: Collection) -> None: ...
     def became_file(self, collection: Collection, doc: SpecDocument) -> None: ...
     def remember(self, path: Path | None) -> None: ...
+    def start_folder(self) -> Path: ...
     def target_for(self, tab: RequestTab) -> Path | None: ...
     def save_interactive(self, tab: RequestTab, target: Path, force: bool = False) -> None: ...
     def warn(self, title: str, text: str) -> None: ...
@@ -230,9 +231,11 @@ class CollectionActions(QObject):
 
     def ask_file(self, collection: Collection, chosen: Callable[[Path], None]) -> QFileDialog:
         """Ask where ``collection`` goes (``saveCollectionDialog``, non-modal)."""
-        start = str(collection.path) if collection.path is not None else _file_name(collection)
+        start = collection.path  # the bundled example's folder is the app's: not there
+        if start is None or collection.is_file(self.spec.protected):
+            start = self.spec.start_folder() / _file_name(collection)
         dialog = QFileDialog(
-            self.window, f"Save collection {collection.name} as", start, SPEC_FILTER
+            self.window, f"Save collection {collection.name} as", str(start), SPEC_FILTER
         )
         dialog.setObjectName("saveCollectionDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -335,7 +338,8 @@ class CollectionActions(QObject):
         if target is not None:
             self.spec.save_interactive(tab, target)
             return
-        dialog = QFileDialog(self.window, "Save to spec", "requests.a2a.yaml", SPEC_FILTER)
+        start = self.spec.start_folder() / "requests.a2a.yaml"  # not the checkout: cwd
+        dialog = QFileDialog(self.window, "Save to spec", str(start), SPEC_FILTER)
         dialog.setObjectName("saveToSpecDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.fileSelected.connect(lambda name: self.spec.save_interactive(tab, Path(name)))

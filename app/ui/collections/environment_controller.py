@@ -33,7 +33,7 @@ from app.spec import environments as envs
 from app.spec.document import SpecDocument, SpecError
 from app.spec.environments import DEMO_ENVIRONMENT, Environment
 from app.spec.save import save_environments
-from app.spec.variables import Resolver, SecretStore
+from app.spec.variables import Resolver, SecretStore, references
 from app.spec.xa2a import SavedRequest
 from app.ui.collections.collection import Collection
 from app.ui.collections.environment_combo import EnvironmentCombo, main_toolbar
@@ -312,6 +312,22 @@ class EnvironmentController(QObject):
             self.demo_values,
             self._saved_demo.get(collection.key, {}),
         )
+
+    def carried(self, tab: RequestTab, saved: SavedRequest) -> list[Environment]:
+        """For a save into a new file: the environments ``tab``'s ``{{variables}}`` come from
+        (its collection's, else the shown one's: the demo agent's example), each with only
+        the variables ``saved`` uses, as their file has them (:meth:`for_saving`), so that
+        ``run FILE --env demo`` replays it; environments left empty are dropped."""
+        owner = self._collection_of(tab) or self._shown()
+        texts = [saved.endpoint, saved.agent_card_url, saved.body, saved.tenant, saved.command]
+        texts += [v for _, v in (*saved.headers, *saved.query, *saved.auth.params)]
+        used = {name for text in texts for name in references(text)}
+        kept = []
+        for env in self.for_saving(owner) if owner is not None else []:
+            env.variables = [v for v in env.variables if v.name in used]
+            if env.variables:
+                kept.append(env)
+        return kept
 
     # --- saving a request ------------------------------------------------------------
 

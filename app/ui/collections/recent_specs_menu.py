@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMenu, QWidget
 
-from app.paths import recent_specs_path
+from app.paths import recent_specs_path, user_documents_dir
 from app.spec.recent_specs import read_recent, write_recent
 
 
@@ -37,6 +37,16 @@ class RecentSpecs:
             action = self.menu.addAction(item)
             action.triggered.connect(lambda _checked=False, p=item: self._open_later(Path(p)))
         self.menu.setEnabled(bool(items))
+
+    def folder(self, skip: Path | None = None) -> Path:
+        """Where a file dialog starts: the folder of the spec opened or saved last (other
+        than ``skip``), else the documents folder (never the directory the app was
+        started in)."""
+        for item in read_recent(self.path):
+            parent = Path(item).parent
+            if parent.is_dir() and parent != skip:
+                return parent
+        return user_documents_dir()
 
     def remember(self, path: Path | None) -> None:
         """Put ``path`` first."""

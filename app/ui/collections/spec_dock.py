@@ -358,7 +358,7 @@ class SpecController(QObject):
             self.collections_changed.emit()
 
     def _on_open_triggered(self) -> None:
-        dialog = QFileDialog(self.window, "Open spec", "", SPEC_FILTER)
+        dialog = QFileDialog(self.window, "Open spec", str(self.start_folder()), SPEC_FILTER)
         dialog.setObjectName("openSpecDialog")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(lambda name: self.open_spec_later(Path(name)))
@@ -367,6 +367,11 @@ class SpecController(QObject):
     def remember(self, path: Path | None) -> None:
         """Put ``path`` first in *Recent specs*."""
         self.recent.remember(path)
+
+    def start_folder(self) -> Path:
+        """Where the Open and Save dialogs start: the last folder used (not the bundled
+        example's), else the documents folder."""
+        return self.recent.folder(skip=self.protected.resolve().parent)
 
     # --- the session -------------------------------------------------------------------
 
@@ -454,6 +459,7 @@ class SpecController(QObject):
         result = save_request(
             saved, target, current=owner.document if owner else None, store=self.store,
             force=force, environments=self.environments.for_saving(owner) if owner else None,
+            carried=self.environments.carried(tab, saved),
         )  # fmt: skip
         return self._save_done(tab, target, result, source)
 
@@ -469,6 +475,7 @@ class SpecController(QObject):
                 save_request, saved, target, current=owner.document if owner else None,
                 store=self.store, force=force,
                 environments=self.environments.for_saving(owner) if owner else None,
+                carried=self.environments.carried(tab, saved),
             )  # fmt: skip
             return self._save_done(tab, target, result, source)
 

@@ -11,7 +11,7 @@ and dark themes need nothing of their own.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -166,6 +166,8 @@ class WelcomePage(QScrollArea):
         button.setProperty("welcomeAction", True)
         button.setCursor(Qt.CursorShape.PointingHandCursor)
         button.clicked.connect(lambda _checked=False, s=step: self.run(s))
+        if step.keys:  # a hidden tab's button does not take it: no clash with the tabs'
+            button.setShortcut(QKeySequence(step.keys))
         self.buttons[step.key] = button
         grid.addWidget(badge, 0, 0, 3, 1, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(title, 0, 1)
@@ -215,6 +217,11 @@ class WelcomePage(QScrollArea):
         if url:
             self.demo_label.setText(f"●  Demo agent ready at {url}")
             palette.setColor(QPalette.ColorRole.WindowText, QColor(c.text_ok))
+        elif self.host.demo_starting:  # as the status bar says: not "not running" yet
+            self.demo_label.setText(
+                "◌  The demo agent is starting…: the steps that need it wait for it"
+            )
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(c.text_muted))
         else:
             self.demo_label.setText(
                 "○  The demo agent is not running (see the status bar): the steps that need "
@@ -222,10 +229,13 @@ class WelcomePage(QScrollArea):
             )
             palette.setColor(QPalette.ColorRole.WindowText, QColor(c.text_muted))
         self.demo_label.setPalette(palette)
+        waiting = "starting…" if self.host.demo_starting else "not running"
         for step in STEPS:
             button = self.buttons[step.key]
             button.setEnabled(bool(url) or not step.needs_demo)
-            button.setToolTip("" if button.isEnabled() else "Needs the demo agent, not running")
+            keys = QKeySequence(step.keys).toString().replace("Return", "Enter")  # as said
+            tip = f"{step.button} ({keys})" if keys else ""
+            button.setToolTip(tip if button.isEnabled() else f"Needs the demo agent, {waiting}")
 
     def _on_theme_changed(self, _dark: bool) -> None:
         # The style sheet's palette() roles are read when it is set: set it again (which

@@ -41,8 +41,13 @@ class WelcomeHost(TabHost, Protocol):
         ...
 
     @property
+    def demo_starting(self) -> bool:
+        """True from the demo agent's start until its ready line or its failure."""
+        ...
+
+    @property
     def demo_changed(self) -> SignalInstance:
-        """The demo agent became ready or stopped (no args)."""
+        """The demo agent is starting, became ready or stopped (no args)."""
         ...
 
 
@@ -57,6 +62,9 @@ class Step:
     button: str
     needs_demo: bool
     run: Callable[[WelcomeHost, QMainWindow], object]
+    keys: str = ""
+    """The button's shortcut while the Welcome tab is in front (step 1: Ctrl+Enter, the
+    key that sends in a request tab, so the status bar's *press Ctrl+Enter* holds here)."""
 
 
 def demo_tab(host: WelcomeHost, method: str, text: str) -> RequestTab | None:
@@ -71,9 +79,13 @@ def demo_tab(host: WelcomeHost, method: str, text: str) -> RequestTab | None:
             host.tabs.setCurrentWidget(tab)
             return tab
     tab = host.new_a2a_tab(url, text)
-    tab.method_combo.setCurrentIndex(tab.method_combo.findData(method))
-    tab.generate_preview()
-    tab.replace_body()
+
+    def set_up() -> None:
+        tab.method_combo.setCurrentIndex(tab.method_combo.findData(method))
+        tab.generate_preview()
+        tab.replace_body()
+
+    tab.as_untouched(set_up)  # the step's doing, not the user's edit: no unsaved mark
     return tab
 
 
@@ -159,6 +171,7 @@ STEPS = (
         "Send it",
         True,
         send_message,
+        "Ctrl+Return",
     ),
     Step(
         "stream",

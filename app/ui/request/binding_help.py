@@ -12,9 +12,11 @@ one (*Use it*, ``useCardInterfaceButton``). An endpoint that starts with a ``{{v
 keeps it (``{{baseUrl}}/`` becomes ``{{baseUrl}}/rest``); one its variables cannot spell is
 not rewritten: the interface is offered instead.
 
-The bar is re-evaluated whenever the endpoint changes. An error that says the endpoint
-speaks another binding (:mod:`app.protocol.methods.binding_errors` words it, for the CLI too)
-gets the card's interface added: "… — the card lists gRPC at 127.0.0.1:50051".
+The bar is re-evaluated whenever the endpoint changes; the news that a switch set the
+endpoint goes with the next send, as a notification would (a warning stays while true).
+An error that says the endpoint speaks another binding
+(:mod:`app.protocol.methods.binding_errors` words it, for the CLI too) gets the card's
+interface added: "… — the card lists gRPC at 127.0.0.1:50051".
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ class BindingHelp(QObject):
         tab.endpoint_edit.textEdited.connect(self._on_endpoint_typed)
         tab.card_panel.card_loaded.connect(self._on_card_loaded)
         tab.controller.events_arrived.connect(self._on_events)
+        tab.controller.started.connect(self._on_sent)
 
     @property
     def offer(self) -> InterfaceView | None:
@@ -355,6 +358,10 @@ class BindingHelp(QObject):
         if url:
             self._tab.known_cards.add(KnownCard(url, view, FETCHED_SOURCE))
         self.refresh()
+
+    def _on_sent(self, *_args: object) -> None:
+        if self._undo is not None:  # "Endpoint set to …": read, and the send went there
+            self._hide()
 
     def _on_events(self, events: list[object]) -> None:
         for event in events:

@@ -10,6 +10,11 @@ step) overwrites it. A draft that equals the template again follows again.
 The template keeps the draft's ``messageId`` and JSON-RPC ``id``: the tab's own, fixed
 until *Generate* asks for fresh ones or a send used them, or, for the user's draft, read
 from it, so that the changes show what differs rather than two random ids.
+
+A draft that follows goes out with ids no send used: *Send again*, or the first send of a
+reopened request, takes fresh ones into the draft first (:meth:`BodyFollow.fresh_ids`), so
+the editor shows what was sent and an agent that de-duplicates by ``messageId`` sees a new
+message. The user's draft is sent as typed, its ids too.
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ class BodyFollow(QObject):
         self._following = True
         self._writing = False
         self._ids_used = False
+        self._ids_taken = False  # the ids are the draft's own, not generated here
         self.message_id = str(uuid.uuid4())
         self.request_id: str | int = str(uuid.uuid4())
         self._rendered_ids: tuple[str, str | int] | None = None  # the template's
@@ -98,7 +104,15 @@ class BodyFollow(QObject):
     def new_ids(self) -> None:
         """Fresh ids for the next template (*Generate*)."""
         self.message_id, self.request_id = str(uuid.uuid4()), str(uuid.uuid4())
-        self._ids_used = False
+        self._ids_used = self._ids_taken = False
+
+    def fresh_ids(self) -> None:
+        """Before a send: a following draft whose ids a send used, or that came with its
+        own (a reopened request, a Replace), takes fresh ones."""
+        own = (self.message_id, self.request_id)
+        if self._following and (self._ids_used or self._ids_taken or self._rendered_ids != own):
+            self.new_ids()
+            self._tab.generate_preview()
 
     def sent(self) -> None:
         """The draft went out: the next template gets a fresh ``messageId`` (A2A: one per
@@ -163,6 +177,7 @@ class BodyFollow(QObject):
         self._generated, self._following = text, True
         if self._rendered_ids is not None:
             self.message_id, self.request_id = self._rendered_ids
+            self._ids_taken = True  # the draft's own: saved, restored, maybe sent before
 
     def _write(self, text: str) -> None:
         self._writing = True

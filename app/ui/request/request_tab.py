@@ -9,7 +9,6 @@ from typing import Any
 
 import httpx
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QWidget,
 )
@@ -57,6 +56,7 @@ from app.ui.request.push_wiring import PushWiring, push_secrets
 from app.ui.request.request_controller import RequestController
 from app.ui.request.request_form import RequestForm
 from app.ui.request.request_snippet import copy_command
+from app.ui.request.send_state import SendState
 from app.ui.request.shape_gate import Action, ShapeGate
 from app.ui.request.version_switch import VersionSwitch
 from app.ui.response.exchange_presenter import ExchangePresenter
@@ -133,6 +133,7 @@ class RequestTab(RequestForm):
         # First on the version: the picker keeps the method's job (or the tab its version).
         self.version_switch = VersionSwitch(self, parent=self)
         self.send_button.clicked.connect(self.send_or_cancel)
+        self.send_state = SendState(self, parent=self)  # off while there is nowhere to send
         self.generate_button.clicked.connect(self.regenerate)
         self.replace_button.clicked.connect(self.replace_body)
         self.method_combo.currentIndexChanged.connect(self._on_method_changed)
@@ -279,6 +280,17 @@ class RequestTab(RequestForm):
         self._body_dirty.set_clean(self.draft.clean_state.body)
         self.title_changed.emit(self.title())
 
+    def as_untouched(self, change: Callable[[], object]) -> None:
+        """``change()`` as the app's own step, not the user's edit (fresh ids for a send, a
+        Welcome step's setup): a tab without unsaved changes stays without."""
+        clean = not self.dirty
+        change()
+        if clean:
+            self.draft.keep_clean(self.form())
+            self._body_dirty.set_clean(self.draft.clean_state.body)
+            self._update_dirty()
+            self.title_changed.emit(self.title())  # a "*" shown meanwhile goes
+
     def _update_dirty(self, *_args: object) -> None:
         # The body as the tracker knows it: no 5 MB read and compare per keystroke.
         if self.draft.update(self.form(self._body_dirty.body_for_key())):
@@ -408,7 +420,10 @@ class RequestTab(RequestForm):
     def _update_body_shape(self) -> None:
         shape = expected_shape(self.version, self.binding)
         self.body_editor.setPlaceholderText(shape)
-        self.body_editor.setToolTip(f"The draft is sent as typed; this tab expects a {shape}")
+        self.body_editor.setToolTip(
+            "While the draft follows the template, each send gets a fresh messageId and JSON-RPC"
+            f" id; once you edit it, it is sent as typed, ids too. This tab expects a {shape}"
+        )
         if self._draft_title is not None:
             self._draft_title.setText(f"<b>Request body (draft)</b> — {shape}")
 
@@ -443,7 +458,9 @@ class RequestTab(RequestForm):
             return
         self.response_view.clear()
         self._heads.clear()
+        self.as_untouched(self.body_follow.fresh_ids)  # a following draft: new ids per send
         try:
+            self.send_state.check()  # "No endpoint: …", not httpx's "Invalid URL ''"
             request = self.build_request()
         except UsageError as exc:
             self.response_view.show_error(ExchangeError(0.0, ErrorKind.USAGE, str(exc)))
@@ -574,17 +591,7 @@ class RequestTab(RequestForm):
         self._set_busy(False)
 
     def _set_busy(self, busy: bool) -> None:
-        self.send_button.setText("Cancel" if busy else "Send")
-        self.send_button.setToolTip(_CANCEL_TIP if busy else "Send the request (Ctrl+Enter)")
-        if not busy:
-            self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
-
-
-_CANCEL_TIP = (
-    "Cancel the request being sent: stop waiting and close its connection (locally). For a"
-    " stream this is the Timeline's Stop: the task keeps running on the agent; Cancel task"
-    " there asks the agent to cancel it."
-)
+        self.send_state.set_busy(busy)
 
 
 def _specs(version: ProtocolVersion) -> dict[str, MethodSpec]:

@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
         demo = DemoAgentProcess(window)
         demo.ready.connect(window.on_demo_ready)
         demo.failed.connect(window.on_demo_failed)
-        window.demo_label.setText("Demo agent: starting…")
+        window.on_demo_starting()
         demo.start()
     window.show()
     _paint(app, window)

@@ -123,7 +123,7 @@ class ShortcutsDialog(QDialog):
         rows: list[tuple[str, str, str]] = []
         for path, action in menu_actions(menu_bar):
             if keys := shortcut_text(action.shortcuts()):
-                # A submenu's entry is named with it: "New request › A2A" in File.
+                # A submenu's entry is named with it: "New request › New A2A request" in File.
                 top, _, sub = path.partition(" › ")
                 name = f"{sub} › {plain(action.text())}" if sub else plain(action.text())
                 rows.append((name, top, keys))

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 DEMO_MESSAGE = "12 30"
 DEMO_READY = "Demo agent ready: press Send (Ctrl+Enter)"
 """The status bar's hint once the demo agent runs, withdrawn by the first send."""
+DEMO_READY_WELCOME = "Demo agent ready: press Send it (Ctrl+Enter) on the Welcome tab"
+"""The same while the Welcome tab is in front, where Ctrl+Enter is its *Send it*."""
 
 MENU_TITLES = (
     ("&File", "menuFile"),
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
         self._tls: ssl.SSLContext | None = None
         # The demo agent's ready line (card_url, jwks_path, …) once it runs.
         self.demo_info: dict[str, Any] | None = None
+        self.demo_starting = False  # started, its ready line not read yet
         # The Agent Cards this window knows, shared by its tabs (a binding switch follows).
         self._known_cards: KnownCards | None = None
         # Request → Generate server… (app/ui/collections/generate_server_dialog.py), while it is
@@ -232,7 +235,7 @@ class MainWindow(QMainWindow):
         self.desktop.prepare_tab(tab)
         index = self.tabs.addTab(tab, tab.title())
         tab.title_changed.connect(lambda title, t=tab: self._retitle(t, title))
-        tab.controller.started.connect(lambda *_: self.messages.withdraw(DEMO_READY))
+        tab.controller.started.connect(lambda *_: self._withdraw_demo_hint())
         if hasattr(self, "session"):
             self.session.watch(tab)
         if hasattr(self, "spec"):  # the selected environment, {{variable}} marks
@@ -295,7 +298,7 @@ class MainWindow(QMainWindow):
 
     def on_demo_ready(self, info: dict[str, Any]) -> None:
         """Show where the demo agent listens and open the first tab pointed at it."""
-        self.demo_info = dict(info)
+        self.demo_info, self.demo_starting = dict(info), False
         self.demo_label.setText(f"Demo agent: {info.get('base_url', '?')}")
         self.demo_label.setToolTip(
             "Agent Card: {card_url}\nJSON-RPC: {jsonrpc_url}\nREST: {rest_url}\n"
@@ -308,7 +311,18 @@ class MainWindow(QMainWindow):
         self._open_demo_tab(url)
         if front is not None and front.objectName() == "welcomeTab":
             self.tabs.setCurrentWidget(front)  # the first start's Welcome stays in front
+            self.messages.show(DEMO_READY_WELCOME, 10000)
         self.demo_changed.emit()
+
+    def on_demo_starting(self) -> None:
+        """The demo agent was started: "starting…" until its ready line or failure."""
+        self.demo_starting = True
+        self.demo_label.setText("Demo agent: starting…")
+        self.demo_changed.emit()
+
+    def _withdraw_demo_hint(self) -> None:
+        for hint in (DEMO_READY, DEMO_READY_WELCOME):
+            self.messages.withdraw(hint)
 
     def _open_demo_tab(self, url: str) -> None:
         # A restored tab already aimed at the demo agent is its tab: one per launch would
@@ -334,7 +348,7 @@ class MainWindow(QMainWindow):
 
     def on_demo_failed(self, reason: str) -> None:
         """Say in the status bar why the demo agent is not available."""
-        self.demo_info = None
+        self.demo_info, self.demo_starting = None, False
         self.demo_label.setText("Demo agent: not running")
         self.demo_label.setToolTip(reason)
         self.messages.show(reason, 15000)

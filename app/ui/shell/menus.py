@@ -120,8 +120,13 @@ class WindowMenus:
         w = self.host
         new_menu = self.file.addMenu("&New request")
         new_menu.setObjectName("menuNewRequest")
+        # Its text reads alone too: the Request menu lists it as well ("A2A" said nothing there).
         self.new_a2a = self.action(
-            new_menu, "&A2A", lambda: w.new_a2a_tab(), name="newA2ARequestAction", keys="Ctrl+N"
+            new_menu,
+            "New &A2A request",
+            lambda: w.new_a2a_tab(),
+            name="newA2ARequestAction",
+            keys="Ctrl+N",
         )
         self.close_tab = self.action(
             self.file,
@@ -364,7 +369,9 @@ class WindowMenus:
         """Enable the request actions for what the current tab can do now."""
         tab = self.host.current_tab()
         busy = tab is not None and tab.busy
-        self.send.setEnabled(tab is not None and not busy)
+        self.send.setEnabled(tab is not None and not busy and tab.send_button.isEnabled())
+        # A window-wide key, refreshed only here: it stays on; without an endpoint its send
+        # says "No endpoint: …" (app/ui/request/send_state.py).
         self.replace_and_send.setEnabled(tab is not None and not busy)
         self.cancel.setEnabled(busy)
         for action in (
