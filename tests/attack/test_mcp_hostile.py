@@ -307,3 +307,46 @@ def test_a_grpc_url_holding_a_target_list_is_refused(target: str) -> None:
     with pytest.raises(HostRefused):
         HostPolicy().check_binding(Binding.GRPC, target, "the interface URL", own=False)
     HostPolicy().check_binding(Binding.GRPC, "grpc://localhost:50051", "the target", own=False)
+
+
+@contextlib.contextmanager
+def _redirector(location: str) -> Iterator[int]:
+    """An agent whose every answer is ``302 Location: location``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _redirect(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST = _redirect
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+async def test_a_prompt_in_a_card_or_a_redirect_reaches_no_other_host() -> None:
+    with _changing_agent() as elsewhere:  # records what reaches it, as "localhost:PORT"
+        target = f"http://localhost:{elsewhere.port}/"
+        with _redirector(target + ".well-known/agent-card.json") as port:
+            async with _client("127.0.0.1") as client:
+                card = await client.call_tool("fetch_card", {"url": f"http://127.0.0.1:{port}"})
+                sent = await client.call_tool("send", {"url": f"http://127.0.0.1:{port}/"})
+                told = await client.call_tool("send", {"url": target})  # what the card said
+    assert elsewhere.cards == 0 and elsewhere.hosts == [], "a redirect was followed"
+    assert card.structured_content is not None
+    assert card.structured_content["outcome"] == "not_fetched"
+    assert sent.structured_content is not None and not sent.structured_content["ok"]
+    assert "--allow-host localhost" in _refused(told)
