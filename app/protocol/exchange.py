@@ -110,6 +110,11 @@ async def run_batches(
             async with aclosing(transport.exchange(prepared, client, clock)) as batches:
                 while True:
                     wait = core.next_wait()
+                    if wait is not None and wait <= 0:
+                        # Past the deadline: stop now. asyncio.timeout(0) races a batch
+                        # already there, and a stream that never pauses would keep winning.
+                        yield core.expired()
+                        break
                     try:
                         if wait is None:
                             batch = await anext(batches)

@@ -425,16 +425,20 @@ async def _redis_agent(redis_url: str, requests: str, replies: Replies) -> Async
     import redis.asyncio as aioredis
 
     client = aioredis.Redis.from_url(redis_url)
+    # Stopped by a flag, not a cancel: redis-py can lose a cancel that lands mid-reply.
+    stop = asyncio.Event()
 
     async def serve() -> None:
         last = "$"
-        while True:
+        while not stop.is_set():
             rows = await client.xread({requests: last}, block=200)
             for _stream, entries in rows or ():
                 for entry_id, fields in entries:
                     last = entry_id
                     correlation = fields[b"correlation_id"].decode()
                     for reply in replies(correlation):
+                        if stop.is_set():
+                            return
                         await client.xadd(fields[b"reply_stream"], reply)
 
     task = asyncio.create_task(serve())
@@ -442,9 +446,8 @@ async def _redis_agent(redis_url: str, requests: str, replies: Replies) -> Async
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        stop.set()
+        await asyncio.wait_for(task, 10)
         await client.aclose()
 
 

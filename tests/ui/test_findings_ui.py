@@ -38,6 +38,7 @@ def test_a_body_without_role_is_held_back_with_its_json_path(
     qtbot: Any, window: MainWindow
 ) -> None:
     tab = new_tab(qtbot, window)
+    tab.endpoint_edit.setText("http://127.0.0.1:9/")  # Send needs one; the body never leaves
     body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
             "params": {"message": {"messageId": "m", "parts": [{"text": "hi"}]}}}  # fmt: skip
     tab.body_editor.setPlainText(json.dumps(body))

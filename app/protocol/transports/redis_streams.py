@@ -11,6 +11,7 @@ unsent. The Redis URL's password, if any, is a credential (masked like every URL
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import uuid
 from collections import deque
@@ -115,9 +116,15 @@ def _text(value: Any) -> str:
 async def _redis(awaitable: Any) -> Any:
     """A Redis call whose failures are connection failures (OSError), in Redis's words."""
     try:
-        return await awaitable
+        result = await awaitable
     except RedisError as exc:
         raise ConnectionError(f"Redis: {exc}") from None
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        # redis-py can lose a cancel (Stop, the deadline) that lands while it reads a reply,
+        # and a stream that never ends would then be read for ever: honour it here.
+        raise asyncio.CancelledError
+    return result
 
 
 def _opener(address: RedisStreamsAddress, timeout: float, cap: int) -> carrier_exchange.OpenChannel:
