@@ -223,6 +223,40 @@ async def test_a_bug_inside_the_exchange_is_an_internal_error_logged_with_its_tr
     assert record.exc_info[0] is ZeroDivisionError
 
 
+async def test_a_connection_lost_mid_answer_is_a_transport_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def dropped(prepared: PreparedCall, client: Any, clock: Clock) -> Any:
+        sent = RequestSent(clock.now(), "POST", prepared.request.endpoint, (), b"{}", "x")
+        yield [sent, ResponseHead(clock.now(), 200, "OK", "HTTP/1.1", ())]
+        raise ConnectionResetError("Connection reset by peer")
+
+    _use_binding(monkeypatch, dropped)
+    events = await events_of(A2ARequest("http://127.0.0.1:9/", "SendMessage", BODY))
+    (error,) = errors(events)
+    assert error.kind is ErrorKind.TRANSPORT and "Connection reset by peer" in error.message
+    assert end(events).outcome is Outcome.TRANSPORT_ERROR
+
+
+async def test_a_binding_that_never_pauses_stops_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def busy(prepared: PreparedCall, client: Any, clock: Clock) -> Any:
+        sent = RequestSent(clock.now(), "POST", prepared.request.endpoint, (), b"{}", "x")
+        yield [sent, ResponseHead(clock.now(), 200, "OK", "HTTP/1.1", ())]
+        for _ in range(100):
+            time.sleep(0.06)  # a batch is always ready: the loop never gets to time out
+            yield []
+        raise AssertionError("read past the deadline")
+
+    _use_binding(monkeypatch, busy)
+    request = A2ARequest("http://127.0.0.1:9/", "SendStreamingMessage", BODY, deadline=0.1)
+    events = await events_of(request)
+    (error,) = errors(events)
+    assert "deadline" in error.message, error
+    assert end(events).outcome is Outcome.TRANSPORT_ERROR
+
+
 async def test_a_1_0_stream_closed_while_working_looks_past_a_trailing_message() -> None:
     # The ending is judged by the last item that carries a task state: a message has none.
     task = {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}

@@ -68,6 +68,16 @@ def test_line_endings_lf_crlf_and_bare_cr(eol: bytes) -> None:
         assert joined in (stream, stream[:-1]) and stream.startswith(joined)
 
 
+def test_a_cr_ending_a_frame_then_a_chunk_starting_with_crlf_blank_lines() -> None:
+    # The first chunk's CR ends a line (an LF may follow); the next chunk's first blank
+    # line is inside that state: the rest is read line by line, as if fed whole.
+    stream = b"\r\r\n\r\ndata: a\r\nevent: x\r:c\r\rdata: b\n\n"
+    whole = decode(stream)
+    assert [(e.event, e.data) for e in whole] == [("x", "a"), ("", "b")]
+    for chunks in every_split(stream):
+        assert [(e.event, e.data) for e in decode(*chunks)] == [("x", "a"), ("", "b")], chunks
+
+
 def test_crlf_split_between_chunks_is_one_line_end() -> None:
     events = decode(b"data: a\r", b"\n\r", b"\ndata: b\r\n\r\n")
     assert [e.data for e in events] == ["a", "b"]

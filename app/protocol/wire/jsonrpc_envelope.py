@@ -111,10 +111,8 @@ def same_id(a: Any, b: Any) -> bool:
 
 
 def _json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)[:80]
-    except (TypeError, ValueError):
-        return repr(value)[:80]
+    # Both ids come from parsed JSON (the request's body, the answer): they serialize.
+    return json.dumps(value, ensure_ascii=False)[:80]
 
 
 def _json_type(value: Any) -> str:
