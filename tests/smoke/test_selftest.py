@@ -12,7 +12,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_selftest_sends_to_the_demo_agent_and_shuts_down_cleanly() -> None:
+def _selftest() -> subprocess.CompletedProcess[str]:
+    """``python -m app --selftest`` offscreen, which must pass: 200 OK from the demo agent."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run(
         [sys.executable, "-m", "app", "--selftest"],
@@ -24,6 +25,11 @@ def test_selftest_sends_to_the_demo_agent_and_shuts_down_cleanly() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "selftest: ok: 200 OK" in proc.stdout
+    return proc
+
+
+def test_selftest_sends_to_the_demo_agent_and_shuts_down_cleanly() -> None:
+    proc = _selftest()
     for noise in ("Event loop stopped", "Task was destroyed", "Traceback", "never retrieved"):
         assert noise not in proc.stderr
     match = re.search(r"demo agent pid (\d+)", proc.stdout)
@@ -67,17 +73,7 @@ def test_selftest_neither_reads_nor_writes_the_users_state() -> None:
         path.write_text(text, encoding="utf-8")
     stamps = {path: path.stat().st_mtime_ns for path in files}
 
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "--selftest"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "selftest: ok: 200 OK" in proc.stdout
+    _selftest()
     for path, text in files.items():
         assert path.read_text(encoding="utf-8") == text
         assert path.stat().st_mtime_ns == stamps[path]
